@@ -1,0 +1,107 @@
+// Faults in authentication (section 5).
+import type { Variant } from './types.ts';
+
+/** The token of a Bearer Authorization value, any scheme case; undefined for other schemes. */
+const bearerToken = (authorization: string | undefined): string | undefined =>
+  /^bearer +(.*)$/is.exec(authorization ?? '')?.[1];
+
+export const authVariants: Variant[] = [
+  {
+    name: 'auth-skipped-createPet',
+    kind: 'fault',
+    breaks: 'AUTH-401-MISSING',
+    description: 'createPet performs no authentication check at all.',
+    apply(s) {
+      const guard = s.guard;
+      s.guard = (req, operation) => (operation === 'createPet' ? undefined : guard(req, operation));
+    },
+  },
+  {
+    name: 'auth-any-token',
+    kind: 'fault',
+    breaks: 'AUTH-401-INVALID',
+    description: 'Any non-empty Bearer token is accepted.',
+    apply(s) {
+      const authenticate = s.authenticate;
+      s.authenticate = (authorization) =>
+        bearerToken(authorization) ? 'ok' : authenticate(authorization);
+    },
+  },
+  {
+    name: 'auth-403-invalid',
+    kind: 'fault',
+    breaks: 'AUTH-401-INVALID',
+    description: 'A wrong key is answered 403 with an Error body (status 403) instead of 401.',
+    apply(s) {
+      const unauthorized = s.unauthorized;
+      s.unauthorized = (outcome) =>
+        outcome === 'invalid'
+          ? s.errorReply(403, 'forbidden', 'The API key is not valid')
+          : unauthorized(outcome);
+    },
+  },
+  {
+    name: 'auth-prefix-match',
+    kind: 'fault',
+    breaks: 'AUTH-401-INVALID',
+    description: 'A token that starts with the key is accepted (the key with characters appended).',
+    apply(s) {
+      const authenticate = s.authenticate;
+      s.authenticate = (authorization) =>
+        bearerToken(authorization)?.startsWith(s.config.apiKey)
+          ? 'ok'
+          : authenticate(authorization);
+    },
+  },
+  {
+    name: 'auth-scheme-ignored',
+    kind: 'fault',
+    breaks: 'AUTH-401-INVALID',
+    description:
+      'The key is accepted under any scheme or none ("Basic <key>", "<key>"): only the last word is compared.',
+    apply(s) {
+      const authenticate = s.authenticate;
+      s.authenticate = (authorization) =>
+        authorization?.split(' ').pop() === s.config.apiKey ? 'ok' : authenticate(authorization);
+    },
+  },
+  {
+    name: 'auth-401-no-body',
+    kind: 'fault',
+    breaks: 'AUTH-401-MISSING',
+    description: '401 is answered with an empty body (no Error).',
+    apply(s) {
+      const unauthorized = s.unauthorized;
+      s.unauthorized = (outcome) => ({ ...unauthorized(outcome), json: undefined });
+    },
+  },
+  {
+    name: 'auth-validation-first',
+    kind: 'fault',
+    breaks: 'AUTH-BEFORE-VALIDATION',
+    description: 'createPet reads and validates the body before checking the credentials.',
+    apply(s) {
+      s.createPet = async (req) => {
+        const newPet = await s.acceptNewPet(req);
+        if (!newPet.ok) return newPet.reply;
+        return s.guard(req, 'createPet') ?? s.addPet(newPet.value);
+      };
+    },
+  },
+  {
+    name: 'auth-existence-first',
+    kind: 'fault',
+    breaks: 'AUTH-BEFORE-EXISTENCE',
+    description: 'getPet looks the pet up (404) before checking the credentials.',
+    apply(s) {
+      const getPet = s.getPet;
+      s.getPet = async (req, rawPetId) => {
+        const id = s.parsePetId(rawPetId);
+        if (id.ok && s.findPet(id.value) === undefined) {
+          return s.errorReply(404, 'not_found', `No pet with id ${id.value}`);
+        }
+        return getPet(req, rawPetId);
+      };
+    },
+  },
+];

@@ -1,0 +1,55 @@
+// Small wrappers shared by variants: each one replaces a single step of the service.
+import { isJsonObject } from '../json.ts';
+import { ok, type Checked, type OperationName, type Reply, type Service } from '../service.ts';
+import type { NewPet } from '../store.ts';
+
+/** Rewrites the raw request body (when it is a JSON object) before the clean validation sees it. */
+export function beforeValidation(
+  service: Service,
+  rewrite: (body: Record<string, unknown>) => Record<string, unknown>,
+): void {
+  const validate = service.validateNewPet;
+  service.validateNewPet = (body) => validate(isJsonObject(body) ? rewrite(body) : body);
+}
+
+/** Post-processes (or refuses) what the clean validation accepted. */
+export function afterValidation(
+  service: Service,
+  rewrite: (newPet: NewPet) => NewPet | Checked<NewPet>,
+): void {
+  const validate = service.validateNewPet;
+  service.validateNewPet = (body) => {
+    const checked = validate(body);
+    if (!checked.ok) return checked;
+    const result = rewrite(checked.value);
+    return 'ok' in result ? result : ok(result);
+  };
+}
+
+/** Rewrites the replies of one operation. */
+export function afterOperation(
+  service: Service,
+  operation: Exclude<OperationName, 'getPet'>,
+  rewrite: (reply: Reply) => Reply,
+): void {
+  const run = service[operation];
+  service[operation] = async (req) => rewrite(await run(req));
+}
+
+/** Rewrites every reply, error replies to malformed HTTP included. */
+export function everyReply(service: Service, rewrite: (reply: Reply) => Reply): void {
+  const finish = service.finishReply;
+  service.finishReply = (reply) => rewrite(finish(reply));
+}
+
+/** A copy of a reply whose JSON object body went through edit (other replies unchanged). */
+export function editBody(reply: Reply, edit: (body: Record<string, unknown>) => unknown): Reply {
+  return isJsonObject(reply.json) ? { ...reply, json: edit({ ...reply.json }) } : reply;
+}
+
+/** An object without one key. */
+export function without(body: Record<string, unknown>, key: string): Record<string, unknown> {
+  const copy = { ...body };
+  delete copy[key];
+  return copy;
+}

@@ -1,0 +1,29 @@
+// What a variant is: one named deviation from the clean service (or an unusual but conformant
+// behaviour), applied by replacing or wrapping named steps of the Service record.
+import type { Service } from '../service.ts';
+
+/** Server-level settings a variant may impose (they win over the defaults of startReference). */
+export interface VariantSettings {
+  /** The base path the service is announced at (handle.baseUrl) and, by default, lives under. */
+  readonly basePath?: string;
+  /** Where the routes really live, when that differs from the announced base path. */
+  readonly mountPath?: string;
+  /** Pets pre-seeded at start (startReference's seedPets option still wins). */
+  readonly seedPets?: number;
+  /** Delay before every request is handled. */
+  readonly latencyMs?: number;
+  /** The first id handed out. */
+  readonly firstId?: bigint;
+}
+
+export interface Variant {
+  readonly name: string;
+  /** fault: breaks exactly one requirement; conformant: unusual but within the interface. */
+  readonly kind: 'fault' | 'conformant';
+  /** The requirement ID (requirements/catalogue.json) a fault breaks; absent for conformant ones. */
+  readonly breaks?: string;
+  readonly description: string;
+  readonly settings?: VariantSettings;
+  /** Replaces or wraps steps of a freshly created service, before any request or seeding. */
+  apply?(service: Service): void;
+}
