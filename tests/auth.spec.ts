@@ -1,0 +1,85 @@
+/**
+ * §5 Authentication: every operation requires `Authorization: Bearer <API_KEY>`; a missing or
+ * invalid key is answered with 401 and an Error body, before any validation or lookup.
+ */
+import { type Credentials, type PetStoreClient, invalidCredentials } from './support/client.ts';
+import { settings } from './support/config.ts';
+import { type Pets, expect, test } from './support/fixtures.ts';
+import { req, section } from './support/requirements.ts';
+
+const operations = ['listPets', 'createPet', 'getPet'] as const;
+
+/** One operation with the given credentials and otherwise valid input (getPet: a pet that exists). */
+async function call(
+  api: PetStoreClient,
+  pets: Pets,
+  operation: (typeof operations)[number],
+  credentials: Credentials[],
+) {
+  const petId = operation === 'getPet' ? (await pets.existing()).id : 0n;
+  return Promise.all(
+    credentials.map((each) => {
+      if (operation === 'listPets') return api.listPets({}, { credentials: each });
+      if (operation === 'getPet') return api.getPet(petId, { credentials: each });
+      return api.createPet({ json: pets.newPet('auth-probe') }, { credentials: each });
+    }),
+  );
+}
+
+test.describe(section('5'), () => {
+  for (const operation of operations) {
+    test(
+      `${operation} answers 401 with an Error when the Authorization header is missing`,
+      req('AUTH-401-MISSING'),
+      async ({ api, pets }) => {
+        const [response] = await call(api, pets, operation, ['none']);
+        expect(response!).toAnswerError(401);
+      },
+    );
+
+    test(
+      `${operation} answers 401 with an Error to a wrong key, a wrong scheme, an empty token and the key with characters appended`,
+      req('AUTH-401-INVALID'),
+      async ({ api, pets }) => {
+        const responses = await call(api, pets, operation, invalidCredentials(settings.apiKey));
+        for (const response of responses) expect.soft(response).toAnswerError(401);
+      },
+    );
+  }
+
+  test(
+    'every operation accepts the key as a Bearer token',
+    req('AUTH-BEARER'),
+    async ({ api, pets }) => {
+      const [list, created, fetched] = await Promise.all([
+        api.listPets(),
+        api.createPet({ json: pets.newPet('auth-accepted') }),
+        pets.existing().then((pet) => api.getPet(pet.id)),
+      ]);
+      expect.soft(list).toAnswer(200, 'Pets');
+      expect.soft(created).toAnswer(201, 'Pet');
+      expect.soft(fetched).toAnswer(200, 'Pet');
+    },
+  );
+
+  test(
+    'an unauthenticated createPet with an invalid body is answered 401, not 400',
+    req('AUTH-BEFORE-VALIDATION'),
+    async ({ api }) => {
+      const responses = await Promise.all([
+        api.createPet({ json: { categoryId: 'seven' } }, { credentials: 'none' }),
+        api.createPet({ raw: '{"name": ' }, { credentials: 'none' }),
+      ]);
+      for (const response of responses) expect.soft(response).toAnswerError(401);
+    },
+  );
+
+  test(
+    'an unauthenticated getPet of an unknown pet is answered 401, not 404',
+    req('AUTH-BEFORE-EXISTENCE'),
+    async ({ api }) => {
+      const response = await api.getPet(-9_223_372_036_854_775_807n, { credentials: 'none' });
+      expect(response).toAnswerError(401);
+    },
+  );
+});

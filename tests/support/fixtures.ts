@@ -1,0 +1,111 @@
+/**
+ * The suite's fixtures: `api`, a pet store client for the configured target, and `pets`, which
+ * creates labelled pets and grows the store to the size a check needs.
+ *
+ * Every test reports how many requests it sent and pets it created (as annotations the reporter
+ * sums), and a failing test gets the whole exchange attached, with curl commands to repeat it.
+ */
+import { test as base } from '@playwright/test';
+import { type NewPet, type Pet, type PetStatus, PetStoreClient } from './client.ts';
+import { petNamePrefix, settings } from './config.ts';
+import { Ledger } from './ledger.ts';
+import { expect } from './matchers.ts';
+
+/** What a worker knows about the target's store: it only grows (the interface has no delete). */
+interface StoreFloor {
+  atLeast: number;
+  /** A pet this worker created, for checks that only need some existing pet. */
+  sample?: Pet;
+}
+
+export class Pets {
+  constructor(
+    private readonly api: PetStoreClient,
+    private readonly floor: StoreFloor,
+  ) {}
+
+  /** A NewPet whose name carries the run's marker, so staging owners can find it. */
+  newPet(label: string, fields: { categoryId?: bigint; status?: PetStatus } = {}): NewPet {
+    const pet: NewPet = { name: `${petNamePrefix}${label}`, categoryId: fields.categoryId ?? 1n };
+    if (fields.status) pet.status = fields.status;
+    return pet;
+  }
+
+  /** Creates a pet and checks the 201 answer carries what was sent; returns the Pet as answered. */
+  async create(
+    label: string,
+    fields: { categoryId?: bigint; status?: PetStatus } = {},
+  ): Promise<Pet> {
+    const newPet = this.newPet(label, fields);
+    const response = await this.api.createPet({ json: newPet });
+    expect(response).toAnswer(201, 'Pet');
+    expect(response).toCarryPet(newPet, 'echo');
+    return response.pet();
+  }
+
+  /** A pet that exists, created once per worker. */
+  async existing(): Promise<Pet> {
+    this.floor.sample ??= await this.create('sample');
+    return this.floor.sample;
+  }
+
+  /** Makes sure the store holds at least `count` pets (at most 101), creating the shortfall. */
+  async ensureStoreHolds(count: number): Promise<void> {
+    if (count > 101) throw new Error('ensureStoreHolds counts through one list of at most 100');
+    if (this.floor.atLeast >= count) return;
+    await base.step(`store holds at least ${count} pets`, async () => {
+      const response = await this.api.listPets({ limit: 100 });
+      expect(response).toAnswer(200, 'Pets');
+      const listed = response.pets().length;
+      // A full page of 100 says "100 or more": one more pet makes 101 certain.
+      const missing = Math.max(0, count - listed);
+      for (let created = 0; created < missing; created += 10) {
+        const batch = Math.min(10, missing - created);
+        await Promise.all(
+          Array.from({ length: batch }, (_, index) =>
+            this.create(`filler-${created + index}`, { status: 'available' }),
+          ),
+        );
+      }
+      this.floor.atLeast = Math.max(this.floor.atLeast, listed + missing);
+    });
+  }
+}
+
+export const test = base.extend<{ api: PetStoreClient; pets: Pets }, { storeFloor: StoreFloor }>({
+  // Playwright requires the object pattern even when a fixture uses no other fixture.
+  // eslint-disable-next-line no-empty-pattern
+  storeFloor: [async ({}, use) => use({ atLeast: 0 }), { scope: 'worker' }],
+
+  api: async ({ request, baseURL }, use, testInfo) => {
+    const baseUrl = baseURL ?? settings.baseUrl;
+    const ledger = new Ledger(settings.runId, baseUrl, settings.maxPets);
+    const api = new PetStoreClient(request, {
+      baseUrl,
+      apiKey: settings.apiKey,
+      timeoutMs: settings.requestTimeoutMs,
+      ledger,
+    });
+    await use(api);
+    testInfo.annotations.push({ type: 'requests', description: String(ledger.requests) });
+    if (ledger.petsCreated > 0) {
+      testInfo.annotations.push({ type: 'pets created', description: String(ledger.petsCreated) });
+    }
+    if (testInfo.status !== testInfo.expectedStatus && api.exchanges.length > 0) {
+      const log = api.exchanges
+        .map((exchange, index) =>
+          [
+            `#${index + 1} ${exchange.describeRequest()}`,
+            `=> ${exchange.describeResponse()}`,
+            `repeat: ${exchange.curl()}`,
+          ].join('\n'),
+        )
+        .join('\n\n');
+      await testInfo.attach('exchanges', { body: api.scrub(log), contentType: 'text/plain' });
+    }
+  },
+
+  pets: async ({ api, storeFloor }, use) => use(new Pets(api, storeFloor)),
+});
+
+export { expect };

@@ -1,0 +1,186 @@
+/**
+ * Generated inputs (fast-check arbitraries): what hand-picked examples miss, a name that loses an
+ * emoji, a categoryId that rounds somewhere above 2^53, a truncation at some length.
+ */
+import fc from 'fast-check';
+import type { Body, NewPet, PetStatus } from './client.ts';
+import { petStatuses } from './client.ts';
+import { INT64_MAX, INT64_MIN, stringifyExact } from './lossless-json.ts';
+
+const twoTo53 = 2n ** 53n;
+
+/**
+ * int64 values over the whole range, with extra weight at the bounds and around ±2^53 (where a
+ * double stops holding every integer).
+ */
+export const int64 = (): fc.Arbitrary<bigint> =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.bigInt({ min: INT64_MIN, max: INT64_MAX }) },
+    { weight: 1, arbitrary: fc.constantFrom(INT64_MIN, INT64_MIN + 1n, INT64_MAX - 1n, INT64_MAX) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.bigInt({ min: twoTo53 - 64n, max: twoTo53 + 64n }), fc.boolean())
+        .map(([value, negative]) => (negative ? -value : value)),
+    },
+    { weight: 1, arbitrary: fc.bigInt({ min: -1000n, max: 1000n }) },
+  );
+
+/** Pieces of text that break careless code: scripts, marks, quotes, escapes, controls, emoji. */
+const tricky = fc.constantFrom(
+  '🐶',
+  '🐈‍⬛', // a ZWJ sequence of astral characters
+  'e\u0301', // e + combining acute accent
+  'שלום', // right-to-left
+  'مرحبا',
+  '\u202Eevil', // right-to-left override
+  '"',
+  "'",
+  '\\',
+  '\\u0000',
+  '</script>',
+  '\t',
+  '\n',
+  '\u0000',
+  '\u001f',
+  '\u00a0',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  'ǅ',
+  'ß',
+  '中文',
+);
+
+/**
+ * Pet names across the whole of Unicode (no lone surrogates: they are not text), including
+ * control characters and long strings. Every name starts with the run's marker.
+ */
+export const petName = (prefix: string): fc.Arbitrary<string> =>
+  fc
+    .oneof(
+      {
+        weight: 3,
+        arbitrary: fc
+          .array(fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 6 })), { maxLength: 8 })
+          .map((parts) => parts.join('')),
+      },
+      { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+      // Long names: a store that truncates at some length (255, 200...) loses their end.
+      { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 256, maxLength: 1000 }) },
+    )
+    .filter((name) => name.isWellFormed())
+    .map((name) => `${prefix}${name}`);
+
+/** A status, or none (the field left out). */
+export const maybeStatus = (): fc.Arbitrary<PetStatus | undefined> =>
+  fc.option(fc.constantFrom(...petStatuses), { nil: undefined });
+
+/** Valid NewPets: any name, any int64 categoryId, status present or absent. */
+export const newPet = (prefix: string): fc.Arbitrary<NewPet> =>
+  fc.record({ name: petName(prefix), categoryId: int64(), status: maybeStatus() }).map((pet) => {
+    const { status, ...rest } = pet;
+    return status === undefined ? rest : { ...rest, status };
+  });
+
+/**
+ * Whether the document leaves it open to refuse this valid name with 400: it says nothing of
+ * size limits, so a long name may be refused (never altered); control characters may be refused
+ * too. A name of ordinary length and characters must be accepted.
+ */
+export function nameMayBeRefused(name: string): boolean {
+  return [...name].length > 64 || /\p{Cc}/u.test(name);
+}
+
+/** A body with exactly one violation, and the requirement it breaks. */
+export interface InvalidBody {
+  violation: string;
+  requirement: string;
+  body: Body;
+}
+
+const json = (value: unknown): Body => ({ raw: stringifyExact(value) });
+
+/** Invalid createPet bodies, each breaking exactly one rule of NewPet. */
+export const invalidBody = (prefix: string): fc.Arbitrary<InvalidBody> => {
+  const name = `${prefix}invalid`;
+  const base = (extra: Record<string, unknown>) => ({ name, categoryId: 1n, ...extra });
+  const notString = fc.oneof(
+    fc.integer(),
+    fc.constant(null),
+    fc.boolean(),
+    fc.array(fc.string(), { maxLength: 2 }),
+    fc.dictionary(fc.string({ maxLength: 3 }), fc.string(), { maxKeys: 2 }),
+  );
+  const invalidStatus = fc.oneof(
+    fc
+      .string({ maxLength: 12 })
+      .filter((text) => !(petStatuses as readonly string[]).includes(text)),
+    fc.constantFrom(...petStatuses).map((status) => status.toUpperCase()),
+    fc.constantFrom(null, 1, true),
+  );
+  const outsideInt64 = fc.oneof(
+    fc.bigInt({ min: INT64_MAX + 1n, max: INT64_MAX * 4n }),
+    fc.bigInt({ min: INT64_MIN * 4n, max: INT64_MIN - 1n }),
+  );
+  return fc.oneof(
+    fc.constantFrom('name', 'categoryId').map((field) => {
+      const body: Record<string, unknown> = base({});
+      delete body[field];
+      return { violation: `no ${field}`, requirement: 'CREATE-400-REQUIRED', body: json(body) };
+    }),
+    notString.map((value) => ({
+      violation: `name ${JSON.stringify(value)}`,
+      requirement: 'CREATE-400-NAME-TYPE',
+      body: json(base({ name: value })),
+    })),
+    fc
+      .oneof(
+        fc.bigInt({ min: -1000n, max: 1000n }).map((value) => `"${value}"`),
+        fc
+          .double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 })
+          .filter((value) => !Number.isInteger(value))
+          .map(String),
+        fc.constantFrom('null', 'true', 'false', '[]', '{}'),
+      )
+      .map((literal) => ({
+        violation: `categoryId ${literal}`,
+        requirement: 'CREATE-400-CATEGORYID-TYPE',
+        body: { raw: `{"name": ${JSON.stringify(name)}, "categoryId": ${literal}}` },
+      })),
+    outsideInt64.map((value) => ({
+      violation: `categoryId ${value}`,
+      requirement: 'CREATE-400-CATEGORYID-RANGE',
+      body: json(base({ categoryId: value })),
+    })),
+    invalidStatus.map((value) => ({
+      violation: `status ${JSON.stringify(value)}`,
+      requirement: 'CREATE-400-STATUS',
+      body: json(base({ status: value })),
+    })),
+    fc
+      .oneof(
+        fc.constant('null'),
+        fc.integer().map(String),
+        fc.string({ maxLength: 8 }).map((text) => JSON.stringify(text)),
+        fc.constant(stringifyExact([base({})])),
+      )
+      .map((raw) => ({ violation: `body ${raw}`, requirement: 'CREATE-400-BODY', body: { raw } })),
+  );
+};
+
+/** limit values inside 1..100. */
+export const limitInRange = (): fc.Arbitrary<number> => fc.integer({ min: 1, max: 100 });
+
+/** limit values outside 1..100 or not integers, as sent in the query. */
+export const limitOutOfRange = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.integer({ max: 0 }).map(String),
+    fc.integer({ min: 101 }).map(String),
+    fc
+      .double({ noNaN: true, min: -1000, max: 1000 })
+      .filter((value) => !Number.isInteger(value))
+      .map(String),
+    fc.string({ maxLength: 6 }).filter((text) => !/^\s*\d+\s*$/.test(text)),
+  );
+
+/** Status filter values: the three PetStatus values. */
+export const statusFilter = (): fc.Arbitrary<PetStatus> => fc.constantFrom(...petStatuses);

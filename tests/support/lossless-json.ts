@@ -1,0 +1,81 @@
+/**
+ * Lossless JSON: response text is parsed without losing a digit.
+ *
+ * `JSON.parse` (and so Playwright's `response.json()`) rounds integers above 2^53 without a word,
+ * which would let a target that corrupts large ids pass. Here every number keeps its literal text
+ * (a LosslessNumber); exact integers are read from that text as BigInt.
+ */
+import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
+
+export type JsonValue =
+  null | boolean | string | LosslessNumber | JsonValue[] | { [key: string]: JsonValue };
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/** Parses JSON text, keeping numbers as literals. Duplicate keys: the last wins, as in JSON.parse. */
+export function parseLossless(text: string): JsonValue {
+  return parse(text, null, {
+    onDuplicateKey: ({ newValue }) => newValue,
+  }) as JsonValue;
+}
+
+export function isJsonNumber(value: unknown): value is LosslessNumber {
+  return isLosslessNumber(value);
+}
+
+const NUMBER_LITERAL = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The exact integer a JSON number literal denotes, or undefined when it has a fractional part.
+ * `7.0`, `70e-1` and `7e0` are the integer 7, as JSON Schema counts them. Magnitudes beyond
+ * 10^40 are returned as ±10^40: far outside int64, and cheap even for `1e999999`.
+ */
+export function exactInteger(literal: string): bigint | undefined {
+  const match = NUMBER_LITERAL.exec(literal);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return 0n;
+  let shift = Number(exponentText) - fraction.length;
+  if (shift < 0) {
+    const trailingZeros = digits.length - digits.replace(/0+$/, '').length;
+    if (trailingZeros < -shift) return undefined;
+    digits = digits.slice(0, digits.length + shift);
+    shift = 0;
+  }
+  const magnitude = digits.length + shift > 40 ? 10n ** 40n : BigInt(digits) * 10n ** BigInt(shift);
+  return sign === '-' ? -magnitude : magnitude;
+}
+
+/** The exact value of an int64 JSON number, or undefined when it is not an integer in int64. */
+export function int64Of(value: unknown): bigint | undefined {
+  if (!isJsonNumber(value)) return undefined;
+  const integer = exactInteger(value.value);
+  return integer !== undefined && integer >= INT64_MIN && integer <= INT64_MAX
+    ? integer
+    : undefined;
+}
+
+/**
+ * The same tree with plain JS numbers, for ajv: types and enums are checked there, while int64
+ * fields are checked exactly against the literal (see schema.ts).
+ */
+export function toPlain(value: JsonValue): unknown {
+  if (isJsonNumber(value)) return Number(value.value);
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toPlain(item)]));
+  }
+  return value;
+}
+
+/** Serializes a request body; BigInt values are written as exact JSON integers. */
+export function stringifyExact(value: unknown): string {
+  return stringify(value, (_key, item) => item) ?? 'null';
+}
+
+/** Abbreviates long text for failure messages. */
+export function excerpt(text: string, max = 600): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters in all)`;
+}

@@ -1,0 +1,83 @@
+/**
+ * Property checks with fast-check, made fit for a remote target:
+ * - one seed per run (FC_SEED), a path to replay a counterexample (FC_PATH), FC_RUNS runs;
+ * - bounded shrinking: after a failure at most `shrinkRuns` more inputs are sent; the ones after
+ *   that count as passing without a request, so the counterexample reported is the smallest one
+ *   actually seen to fail, found in seconds;
+ * - on failure, the seed, the path, the shrunk counterexample and the one command that replays it
+ *   are in the error, an annotation and an attachment.
+ */
+import fc from 'fast-check';
+import { test } from '@playwright/test';
+import { relative } from 'node:path';
+import { settings } from './config.ts';
+import { WriteBudgetExceeded } from './ledger.ts';
+
+export interface PropertyOptions {
+  /** Runs, when not FC_RUNS. */
+  numRuns?: number;
+  /** Inputs sent while shrinking a failure (default 25). */
+  shrinkRuns?: number;
+  /** Overall time limit in ms (default 30 s): a property interrupted before a failure passes. */
+  timeLimitMs?: number;
+}
+
+export async function checkProperty<T>(
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  options: PropertyOptions = {},
+): Promise<void> {
+  const info = test.info();
+  const shrinkRuns = options.shrinkRuns ?? 25;
+  let budget: Error | undefined;
+  let failures = 0;
+  let sentAfterFailure = 0;
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, async (value) => {
+      if (budget) return true;
+      if (failures > 0 && sentAfterFailure++ >= shrinkRuns) return true;
+      try {
+        await predicate(value);
+        return true;
+      } catch (error) {
+        if (error instanceof WriteBudgetExceeded) {
+          budget = error;
+          return true;
+        }
+        failures++;
+        throw error;
+      }
+    }),
+    {
+      seed: settings.fcSeed,
+      path: settings.fcPath,
+      numRuns: options.numRuns ?? settings.fcRuns,
+      interruptAfterTimeLimit: options.timeLimitMs ?? 30_000,
+    },
+  );
+  if (budget) throw budget;
+  info.annotations.push({
+    type: 'fast-check',
+    description: `seed ${details.seed}, ${details.numRuns} runs${details.interrupted ? ' (interrupted by the time limit)' : ''}`,
+  });
+  if (!details.failed) return;
+
+  const location = `${relative(process.cwd(), info.file)}:${info.line}`;
+  const replay = `FC_SEED=${details.seed} FC_PATH="${details.counterexamplePath}" npx playwright test ${location}`;
+  const counterexample = fc.stringify(details.counterexample);
+  const summary = [
+    `Property failed after ${details.numRuns} runs and ${details.numShrinks} shrinks (seed ${details.seed}, path ${details.counterexamplePath}).`,
+    `Counterexample: ${counterexample}`,
+    `Replay: ${replay}`,
+  ].join('\n');
+  info.annotations.push({
+    type: 'counterexample',
+    description: `${counterexample} — replay: ${replay}`,
+  });
+  await info.attach('counterexample', { body: summary, contentType: 'text/plain' });
+  const cause =
+    details.errorInstance instanceof Error
+      ? details.errorInstance.message
+      : String(details.errorInstance);
+  throw new Error(`${summary}\n\n${cause}`);
+}

@@ -1,0 +1,77 @@
+/**
+ * Body validation against the JSON Schema files in schemas/, compiled once by ajv.
+ *
+ * ajv sees numbers as JS numbers (it rejects BigInt), which is enough for types and enums; every
+ * field with `format: int64` is then checked exactly against its literal text, range included, so
+ * 9223372036854775808 (2^63) is refused even though it rounds to a valid-looking double.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { Ajv, type AnySchemaObject, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import { type JsonValue, exactInteger, int64Of, isJsonNumber, toPlain } from './lossless-json.ts';
+
+export type SchemaName = 'PetStatus' | 'NewPet' | 'Pet' | 'Pets' | 'Error';
+
+const schemaDir = new URL('../../schemas/', import.meta.url);
+const schemas = new Map<string, AnySchemaObject>(
+  readdirSync(schemaDir)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => [file, JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'))]),
+);
+
+const ajv = new Ajv({ allErrors: true, strict: true });
+addFormats.default(ajv);
+for (const schema of schemas.values()) ajv.addSchema(schema);
+
+function schemaFor(name: string): AnySchemaObject {
+  const schema = schemas.get(name.endsWith('.json') ? name : `${name}.json`);
+  if (!schema) throw new Error(`No schema ${name} in schemas/`);
+  return schema;
+}
+
+function ajvMessage(error: ErrorObject): string {
+  const where = error.instancePath || '(body)';
+  const detail =
+    error.keyword === 'enum'
+      ? `${error.message}: ${error.params.allowedValues.join(', ')}`
+      : error.message;
+  return `${where} ${detail}`;
+}
+
+/** Walks schema and data together and reports int64 fields that are not exact int64 integers. */
+function int64Violations(schema: AnySchemaObject, data: JsonValue, path: string): string[] {
+  const found: string[] = [];
+  if (typeof schema.$ref === 'string')
+    found.push(...int64Violations(schemaFor(schema.$ref), data, path));
+  for (const part of (schema.allOf as AnySchemaObject[] | undefined) ?? []) {
+    found.push(...int64Violations(part, data, path));
+  }
+  // Fractions are reported by ajv's integer check; what ajv cannot see is an integer beyond int64.
+  const integral = isJsonNumber(data) && exactInteger(data.value) !== undefined;
+  if (schema.format === 'int64' && integral && int64Of(data) === undefined) {
+    found.push(
+      `${path || '(body)'} must be an integer within int64, got ${(data as { value: string }).value}`,
+    );
+  }
+  if (schema.properties && data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    for (const [key, sub] of Object.entries(schema.properties as Record<string, AnySchemaObject>)) {
+      const item = (data as Record<string, JsonValue>)[key];
+      if (item !== undefined) found.push(...int64Violations(sub, item, `${path}/${key}`));
+    }
+  }
+  if (schema.items && Array.isArray(data)) {
+    data.forEach((item, index) =>
+      found.push(...int64Violations(schema.items as AnySchemaObject, item, `${path}/${index}`)),
+    );
+  }
+  return found;
+}
+
+/** Validates a losslessly parsed body; returns the violations (empty when valid). */
+export function validateBody(name: SchemaName, body: JsonValue): string[] {
+  const schema = schemaFor(name);
+  const validate = ajv.getSchema(schema.$id as string);
+  if (!validate) throw new Error(`Schema ${name} was not compiled`);
+  const violations = validate(toPlain(body)) ? [] : (validate.errors ?? []).map(ajvMessage);
+  return [...violations, ...int64Violations(schema, body, '')];
+}
