@@ -1,0 +1,97 @@
+/**
+ * Runs the conformance suite as a user would, in a child process, and reads Playwright's JSON
+ * results: the project's own tests judge the suite by what it reports, not by its exit code.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const projectRoot = new URL('../../', import.meta.url).pathname;
+
+export interface TestOutcome {
+  project: string;
+  file: string;
+  title: string;
+  tags: string[];
+  /** passed, failed (timedOut and interrupted count as failed) or skipped. */
+  outcome: 'passed' | 'failed' | 'skipped';
+  error: string;
+}
+
+export interface RunResult {
+  exitCode: number;
+  output: string;
+  tests: TestOutcome[];
+  durationMs: number;
+}
+
+interface JsonSuite {
+  file?: string;
+  specs?: {
+    title: string;
+    tags?: string[];
+    tests: {
+      projectName: string;
+      status: string;
+      results: { status: string; errors?: { message?: string }[] }[];
+    }[];
+  }[];
+  suites?: JsonSuite[];
+}
+
+function collect(suite: JsonSuite, file: string, into: TestOutcome[]): void {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests) {
+      const last = test.results.at(-1);
+      const outcome =
+        test.status === 'skipped' ? 'skipped' : test.status === 'expected' ? 'passed' : 'failed';
+      into.push({
+        project: test.projectName,
+        file: suite.file ?? file,
+        title: spec.title,
+        tags: spec.tags ?? [],
+        outcome,
+        error: (last?.errors ?? []).map((error) => error.message ?? '').join('\n'),
+      });
+    }
+  }
+  for (const child of suite.suites ?? []) collect(child, suite.file ?? file, into);
+}
+
+/** Runs `playwright test` with these arguments and environment; resolves with its JSON results. */
+export async function runPlaywright(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 300_000,
+): Promise<RunResult> {
+  const resultsFile = join(mkdtempSync(join(tmpdir(), 'conformance-selftest-')), 'results.json');
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    [join(projectRoot, 'node_modules/@playwright/test/cli.js'), 'test', ...args],
+    {
+      cwd: projectRoot,
+      env: { ...process.env, ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const exitCode = await new Promise<number>((resolve) =>
+    child.on('close', (code) => resolve(code ?? -1)),
+  );
+  clearTimeout(timer);
+  const tests: TestOutcome[] = [];
+  try {
+    const report = JSON.parse(readFileSync(resultsFile, 'utf8')) as { suites: JsonSuite[] };
+    for (const suite of report.suites) collect(suite, suite.file ?? '', tests);
+  } catch (error) {
+    throw new Error(
+      `No JSON results from playwright (exit ${exitCode}): ${(error as Error).message}\n${output}`,
+    );
+  }
+  return { exitCode, output, tests, durationMs: Date.now() - started };
+}
