@@ -1,9 +1,13 @@
 /**
- * The conformance reporter: turns test results into verdicts per requirement of the catalogue,
- * writes them to reports/conformance.json and prints a short summary, with the number of
- * requests sent and pets created.
+ * The conformance reporter: collects what each test checked and how it ended, then writes the
+ * summary (reports/conformance.json and the self-contained reports/conformance.html) and prints
+ * the closing lines: requirements passed, advisories, requests sent and pets created.
+ *
+ * It runs after the redacting reporter (report-redact.ts), and redacts what it writes once more.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type {
   FullConfig,
   FullResult,
@@ -12,26 +16,77 @@ import type {
   TestCase,
   TestResult,
 } from '@playwright/test/reporter';
-import { settings } from './config.ts';
-import { catalogue, requirementIds } from './requirements.ts';
+import { petNamePrefix, settings } from './config.ts';
+import { renderSummaryHtml } from './report-html.ts';
+import {
+  type AdvisoryNote,
+  type Outcome,
+  type TestRecord,
+  consoleSummary,
+  parseAdvisoryNote,
+  summarize,
+} from './report-model.ts';
+import { reportPaths } from './report-paths.ts';
+import { redact, redactDeep } from './report-redact.ts';
+import { requirementIds } from './requirements.ts';
 
-type Verdict = 'passed' | 'failed' | 'not run';
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const suiteVersion: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
 
-interface TestRecord {
-  project: string;
-  title: string;
-  file: string;
-  requirements: string[];
-  outcome: 'passed' | 'failed' | 'skipped';
-  error?: string;
-  requests: number;
-  petsCreated: number;
-}
+type Annotation = { type: string; description?: string };
 
-function annotationNumber(annotations: { type: string; description?: string }[], type: string) {
+function sumOf(annotations: Annotation[], type: string): number {
   return annotations
     .filter((annotation) => annotation.type === type)
     .reduce((sum, annotation) => sum + Number(annotation.description ?? 0), 0);
+}
+
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+function outcomeOf(test: TestCase, result: TestResult): Outcome {
+  // An interrupted test (Ctrl-C, --max-failures) did not finish: it checked nothing.
+  if (result.status === 'skipped' || result.status === 'interrupted') return 'skipped';
+  return test.outcome() === 'expected' ? 'passed' : 'failed';
+}
+
+export function recordOf(test: TestCase, result: TestResult): TestRecord {
+  const annotations: Annotation[] = result.annotations ?? test.annotations;
+  const outcome = outcomeOf(test, result);
+  const record: TestRecord = {
+    project: test.parent.project()?.name ?? '',
+    title: test.titlePath().slice(3).join(' › '),
+    file: relative(projectRoot, test.location.file),
+    line: test.location.line,
+    requirements: requirementIds(test.tags),
+    outcome,
+    status: result.status,
+    durationMs: result.duration,
+    requests: sumOf(annotations, 'requests'),
+    petsCreated: sumOf(annotations, 'pets created'),
+    advisories: annotations
+      .filter((annotation) => annotation.type === 'advisory')
+      .map((annotation) => parseAdvisoryNote(annotation.description ?? ''))
+      .filter((note): note is AdvisoryNote => note !== undefined),
+  };
+  if (outcome === 'failed') {
+    record.errors = result.errors.map((error) => stripAnsi(error.message ?? String(error.value)));
+    const exchanges = result.attachments.find((attachment) => attachment.name === 'exchanges');
+    if (exchanges?.body) record.exchanges = exchanges.body.toString('utf8');
+  }
+  if (outcome === 'skipped') {
+    const skip = annotations.find((annotation) => annotation.type === 'skip');
+    const reason = skip?.description ?? (result.status === 'interrupted' ? 'interrupted' : '');
+    if (reason) record.skipReason = reason;
+  }
+  return record;
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, redact(text));
 }
 
 export default class ConformanceReporter implements Reporter {
@@ -43,68 +98,35 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const annotations = result.annotations ?? test.annotations;
-    const outcome =
-      result.status === 'skipped' ? 'skipped' : test.outcome() === 'expected' ? 'passed' : 'failed';
-    const record: TestRecord = {
-      project: test.parent.project()?.name ?? '',
-      title: test.titlePath().slice(3).join(' › '),
-      file: test.location.file,
-      requirements: requirementIds(test.tags),
-      outcome,
-      requests: annotationNumber(annotations, 'requests'),
-      petsCreated: annotationNumber(annotations, 'pets created'),
-    };
-    const message = result.errors[0]?.message;
-    if (outcome === 'failed' && message) record.error = message;
-    this.records.push(record);
+    this.records.push(recordOf(test, result));
   }
 
   onEnd(result: FullResult): void {
-    const requests = this.records.reduce((sum, record) => sum + record.requests, 0);
-    const petsCreated = this.records.reduce((sum, record) => sum + record.petsCreated, 0);
-    const requirements = catalogue.requirements.map((requirement) => {
-      const tests = this.records.filter((record) => record.requirements.includes(requirement.id));
-      const ran = tests.filter((record) => record.outcome !== 'skipped');
-      const verdict: Verdict =
-        ran.length === 0
-          ? 'not run'
-          : ran.some((record) => record.outcome === 'failed')
-            ? 'failed'
-            : 'passed';
-      return {
-        ...requirement,
-        verdict,
-        tests: tests.map(({ title, outcome, project }) => ({ title, outcome, project })),
-      };
-    });
-    const summary = {
-      interface: catalogue.interface,
-      interfaceVersion: catalogue.interfaceVersion,
-      target: settings.baseUrl,
-      runId: settings.runId,
-      startedAt: this.startedAt.toISOString(),
-      finishedAt: new Date().toISOString(),
-      status: result.status,
-      requests,
-      petsCreated,
-      petNamePrefix: `petstore-conformance:${settings.runId}:`,
-      requirements,
-      tests: this.records,
-    };
-    mkdirSync('reports', { recursive: true });
-    writeFileSync('reports/conformance.json', `${JSON.stringify(summary, null, 2)}\n`);
-
-    const count = (verdict: Verdict) =>
-      requirements.filter((item) => item.verdict === verdict).length;
-    const failed = requirements.filter((item) => item.verdict === 'failed').map((item) => item.id);
-    console.log(
-      `\nConformance: ${count('passed')} of ${requirements.length} requirements passed, ` +
-        `${count('failed')} failed, ${count('not run')} not run${failed.length ? ` (failed: ${failed.join(', ')})` : ''}.`,
+    const summary = redactDeep(
+      summarize(
+        {
+          suiteVersion,
+          target: settings.baseUrl,
+          runId: settings.runId,
+          seed: settings.fcSeed,
+          strict: settings.strict,
+          startedAt: this.startedAt.toISOString(),
+          finishedAt: new Date().toISOString(),
+          status: result.status,
+          petNamePrefix,
+        },
+        // Completion order varies with the workers: list tests as the files do.
+        [...this.records].sort(
+          (a, b) =>
+            a.file.localeCompare(b.file) || a.line - b.line || a.project.localeCompare(b.project),
+        ),
+      ),
     );
-    console.log(
-      `Requests sent: ${requests}; pets created: ${petsCreated} (names start with "${summary.petNamePrefix}").`,
-    );
+    write(reportPaths.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);
+    write(reportPaths.summaryHtml, renderSummaryHtml(summary));
+    console.log(`\n${consoleSummary(summary).join('\n')}`);
+    const page = relative(process.cwd(), reportPaths.summaryHtml);
+    console.log(`Summary: ${page.startsWith('..') ? reportPaths.summaryHtml : page}`);
   }
 
   printsToStdio(): boolean {

@@ -1,0 +1,244 @@
+/**
+ * Proves the reports: runs the suite, with a distinctive API key, against three reference
+ * targets, one that passes (clean), one that fails (list-default-10) and one that hangs
+ * (hang-getPet, with a short request timeout), each writing to its own temporary folders. Then:
+ *  - every report is there, and the summary's verdicts match the target;
+ *  - the key appears in no file of the reports or test-results (zips and embedded archives
+ *    opened), in no release bundle and in no console output, in any form;
+ *  - the summary page, opened in a real browser, shows every requirement of the catalogue and
+ *    links a failed requirement to the request that failed.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
+import type { Summary } from '../tests/support/report-model.ts';
+import { catalogue } from '../tests/support/requirements.ts';
+import { browserUnavailable, withBrowser } from './support/browser.ts';
+import { type Leak, leakForms, scanBytes, scanFolder } from './support/leak-scan.ts';
+import { projectRoot } from './support/playwright.ts';
+
+const apiKey = 'conformance-secret-7Hq2xZ4pL9wR';
+const forms = leakForms(apiKey);
+
+interface Run {
+  name: string;
+  dir: string;
+  reports: string;
+  handle: ReferenceHandle;
+  exitCode: number;
+  output: string;
+  summary: Summary;
+}
+
+/** Runs a node script of the project with this environment; resolves with its exit and output. */
+function run(args: string[], env: Record<string, string>): Promise<[number, string]> {
+  const child = spawn(process.execPath, args, {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve([code ?? -1, output]);
+    }),
+  );
+}
+
+async function suiteAgainst(
+  name: string,
+  variant: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), `conformance-reports-${name}-`));
+  const reports = join(dir, 'reports');
+  const handle = await startReference({ apiKey, variant });
+  const cli = join(projectRoot, 'node_modules/@playwright/test/cli.js');
+  const [exitCode, output] = await run(
+    [cli, 'test', '--output', join(dir, 'test-results'), ...args],
+    {
+      ...env,
+      BASE_URL: handle.baseUrl,
+      API_KEY: apiKey,
+      FC_SEED: '20261121',
+      CONFORMANCE_REPORT_DIR: reports,
+    },
+  );
+  const summaryFile = join(reports, 'conformance.json');
+  assert.ok(existsSync(summaryFile), `${name}: no conformance.json (exit ${exitCode})\n${output}`);
+  const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
+  return { name, dir, reports, handle, exitCode, output, summary };
+}
+
+const verdictOf = (run: Run, id: string) =>
+  run.summary.requirements.find((item) => item.id === id)?.verdict;
+
+describe('reports', { timeout: 120_000 }, () => {
+  let passing: Run;
+  let failing: Run;
+  let hanging: Run;
+  let bundleOutput = '';
+
+  before(async () => {
+    const started = Date.now();
+    [passing, failing, hanging] = await Promise.all([
+      suiteAgainst('passing', 'clean', []),
+      suiteAgainst('failing', 'list-default-10', ['--grep', '@LIST-LIMIT-DEFAULT']),
+      suiteAgainst('hanging', 'hang-getPet', ['--grep', '@GET-200-PET'], {
+        CONFORMANCE_REQUEST_TIMEOUT_MS: '1500',
+      }),
+    ]);
+    const [code, output] = await run(['--import', 'tsx', 'scripts/bundle.ts'], {
+      CONFORMANCE_REPORT_DIR: failing.reports,
+    });
+    assert.equal(code, 0, `npm run bundle failed:\n${output}`);
+    bundleOutput = output;
+    console.log(`three suite runs and a bundle in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+
+  after(async () => {
+    for (const each of [passing, failing, hanging].filter(Boolean)) {
+      await each.handle.close();
+      rmSync(each.dir, { recursive: true, force: true });
+    }
+  });
+
+  test('every report is written, with verdicts that match the target', () => {
+    for (const each of [passing, failing, hanging]) {
+      for (const file of [
+        'html/index.html',
+        'results.json',
+        'junit.xml',
+        'conformance.json',
+        'conformance.html',
+      ]) {
+        assert.ok(existsSync(join(each.reports, file)), `${each.name}: ${file} missing`);
+      }
+      const { summary } = each;
+      assert.equal(summary.interfaceVersion, '1.0.0');
+      assert.equal(summary.seed, 20261121);
+      assert.equal(summary.target, each.handle.baseUrl);
+      assert.match(summary.suiteVersion, /^\d+\.\d+\.\d+/);
+    }
+    assert.equal(passing.exitCode, 0, passing.output);
+    assert.equal(passing.summary.verdict, 'conformant', passing.output);
+    assert.ok(passing.summary.requests > 0 && passing.summary.petsCreated > 0);
+    assert.notEqual(failing.exitCode, 0);
+    assert.equal(verdictOf(failing, 'LIST-LIMIT-DEFAULT'), 'failed');
+    assert.equal(failing.summary.verdict, 'not conformant');
+    assert.notEqual(hanging.exitCode, 0);
+    assert.equal(verdictOf(hanging, 'GET-200-PET'), 'failed');
+    assert.match(passing.output, /Conformance: (\d+) of \1 requirements passed/);
+    const normative = catalogue.requirements.filter((item) => item.kind !== 'advisory');
+    assert.equal(passing.summary.requirements.length, normative.length);
+  });
+
+  test('the summary page is one file: no external script, style, image or frame', () => {
+    for (const each of [passing, failing, hanging]) {
+      const page = readFileSync(join(each.reports, 'conformance.html'), 'utf8');
+      assert.doesNotMatch(page, /<(script|link|img|iframe|object|embed)\b[^>]*\b(src|href)=/i);
+      assert.doesNotMatch(page, /url\(\s*['"]?(https?:)?\/\//i);
+      assert.doesNotMatch(page, /@import/i);
+    }
+  });
+
+  test('the release bundle holds the summary, the JUnit XML and the HTML report', () => {
+    const runId = failing.summary.runId;
+    const bundle = join(failing.reports, `conformance-report-${runId}.tar.gz`);
+    assert.ok(existsSync(bundle), bundleOutput);
+    const listing = scanBytes(readFileSync(bundle), bundle, [
+      `conformance-report-${runId}/conformance.html`,
+      `conformance-report-${runId}/conformance.json`,
+      `conformance-report-${runId}/junit.xml`,
+      `conformance-report-${runId}/html/index.html`,
+    ]);
+    assert.equal(listing.length, 4, 'every expected path inside the tarball');
+  });
+
+  test('the scan finds a secret in every form it looks for', () => {
+    // Base64 at any alignment: `Basic <base64>` as a browser would send it, in a JSON attachment.
+    for (const prefix of ['', 'u:', 'user:']) {
+      const encoded = Buffer.from(`${prefix}${apiKey}`).toString('base64');
+      assert.notDeepEqual(scanBytes(Buffer.from(`Basic ${encoded}`), 'sample', forms), []);
+    }
+    // Inside the zip that Playwright's HTML report embeds: the target's address is in there.
+    const embedded = scanFolder(join(passing.reports, 'html'), [passing.handle.baseUrl]);
+    assert.ok(embedded.some((leak) => leak.where.includes('(embedded zip)')));
+  });
+
+  test('the API key is in no file the runs wrote and in none of their output', () => {
+    const leaks: Leak[] = [];
+    for (const each of [passing, failing, hanging]) {
+      leaks.push(...scanFolder(each.dir, forms));
+      leaks.push(...scanBytes(Buffer.from(each.output), `${each.name}: console output`, forms));
+    }
+    leaks.push(...scanBytes(Buffer.from(bundleOutput), 'bundle: console output', forms));
+    assert.deepEqual(leaks, []);
+    // The hanging run did hit the case Playwright logs headers for: a request timeout.
+    assert.match(hanging.output, /GET \S+\/pets\/\S+ \(Authorization: Bearer <API_KEY>\)/);
+  });
+
+  test('in a browser, the summary shows every requirement and links failures to their request', async (t) => {
+    const unavailable = browserUnavailable();
+    if (unavailable) {
+      console.log(`skipped: ${unavailable}`);
+      t.skip(unavailable);
+      return;
+    }
+    await withBrowser(async (context) => {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`file://${join(failing.reports, 'conformance.html')}`);
+
+      assert.match(await page.locator('h1').innerText(), /^Not conformant: 1 of \d+/);
+      const tiles = await page.locator('.matrix .tile').allInnerTexts();
+      const shown = new Set(tiles.map((text) => text.replace(/^\W+/, '').trim()));
+      const missing = catalogue.requirements.filter((item) => !shown.has(item.id));
+      assert.deepEqual(missing, [], 'every requirement of the catalogue has a tile');
+
+      const tile = page.locator('.tile.failed', { hasText: 'LIST-LIMIT-DEFAULT' });
+      const href = await tile.getAttribute('href');
+      assert.match(href ?? '', /^#failure-\d+$/);
+      await tile.click();
+      const failure = page.locator(href!);
+      assert.ok(await failure.isVisible(), 'the failure is shown');
+      assert.equal(new URL(page.url()).hash, href);
+      const request = await failure.locator('.part.request pre').first().innerText();
+      assert.equal(request, `GET ${failing.handle.baseUrl}/pets (Authorization: Bearer <API_KEY>)`);
+      assert.match(await failure.locator('.part.received').innerText(), /not exactly 20/);
+
+      // The hanging target's failure names the request that got no answer.
+      await page.goto(`file://${join(hanging.reports, 'conformance.html')}`);
+      await page.locator('.tile.failed', { hasText: 'GET-200-PET' }).click();
+      const timedOut = page.locator(new URL(page.url()).hash);
+      assert.match(
+        await timedOut.locator('.part.request pre').first().innerText(),
+        /^GET \S+\/pets\/\d+ \(Authorization: Bearer <API_KEY>\)$/,
+      );
+      assert.match(await timedOut.locator('.part.other').first().innerText(), /1500 ms/);
+
+      await page.goto(`file://${join(failing.reports, 'conformance.html')}`);
+      const screenshot = join(tmpdir(), 'conformance-summary.png');
+      await page.screenshot({ path: screenshot, fullPage: true });
+      console.log(`screenshot of the summary page: ${screenshot}`);
+      assert.deepEqual(
+        requested.filter((url) => !url.startsWith('file:')),
+        [],
+        'the page loads nothing',
+      );
+      assert.deepEqual(errors, [], 'no script error');
+    });
+  });
+});

@@ -1,0 +1,296 @@
+/**
+ * Renders the conformance summary as one self-contained HTML page (inline CSS and a few lines of
+ * inline script, no external asset), meant to be attached to a release and read at a glance:
+ * a verdict banner, a matrix of requirements by section, then every failure with the request
+ * and the answer that failed, the full table, and the advisories on their own.
+ *
+ * Every text from the run goes through `escapeHtml`: error messages quote response bodies.
+ */
+import type {
+  AdvisoryResult,
+  RequirementResult,
+  Summary,
+  TestRecord,
+  TestRef,
+} from './report-model.ts';
+import { summaryScript, summaryStyle } from './report-style.ts';
+
+export function escapeHtml(text: string | number | boolean): string {
+  return String(text).replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
+  );
+}
+
+const e = escapeHtml;
+
+type AnyVerdict = RequirementResult['verdict'] | AdvisoryResult['verdict'];
+
+const icons: Record<AnyVerdict, string> = {
+  passed: '✓',
+  met: '✓',
+  failed: '✗',
+  flagged: '!',
+  'not run': '–',
+};
+
+/** A CSS class for a verdict or outcome ('not run' → 'not-run', 'skipped' → 'not-run'). */
+const tone = (verdict: string) => (verdict === 'skipped' ? 'not-run' : verdict.replace(' ', '-'));
+
+const badge = (verdict: AnyVerdict) =>
+  `<span class="badge ${tone(verdict)}">${icons[verdict]} ${e(verdict)}</span>`;
+
+const failureAnchor = (test: number) => `failure-${test}`;
+const requirementAnchor = (id: string) => `req-${id}`;
+
+/** Where a requirement's tile and verdict point: its first failure, or its row in the table. */
+function target(item: RequirementResult | AdvisoryResult): string {
+  const failing = item.tests.find((ref) => ref.outcome === 'failed');
+  return `#${failing ? failureAnchor(failing.test) : requirementAnchor(item.id)}`;
+}
+
+export interface FailureParts {
+  /** The request line(s): method, address, Authorization as described (never the key). */
+  request?: string;
+  expected?: string;
+  received?: string;
+  /** Anything else (a timeout, an exception), or the whole message when it has no structure. */
+  other?: string;
+}
+
+/** Splits a matcher's message ("[IDs] request / Expected: … / Received: …") into its parts. */
+export function splitFailure(message: string): FailureParts {
+  const lines = message.replace(/^Error: /, '').split('\n');
+  lines[0] = lines[0]!.replace(/^\[[A-Z0-9, -]+\] /, '');
+  const expected = lines.findIndex((line) => line.startsWith('Expected: '));
+  const received = lines.findIndex((line) => line.startsWith('Received: '));
+  if (expected > 0 && received > expected) {
+    return {
+      request: lines.slice(0, expected).join('\n'),
+      expected: lines
+        .slice(expected, received)
+        .join('\n')
+        .replace(/^Expected: /, ''),
+      received: lines
+        .slice(received)
+        .join('\n')
+        .replace(/^Received: /, '')
+        .trimEnd(),
+    };
+  }
+  // A request that got no usable answer: "GET … (Authorization: …) failed: why".
+  const request = /^[A-Z]+ \S+ \(Authorization: .*?\)(?= failed: |: |$)/.exec(lines[0]!)?.[0];
+  if (request) {
+    const why = lines[0]!.slice(request.length).replace(/^( failed)?: /, '');
+    return { request, other: [why, ...lines.slice(1)].join('\n').trim() };
+  }
+  return { other: lines.join('\n').trim() };
+}
+
+const where = (item: { file: string; line: number; project: string }) =>
+  `${item.file}:${item.line}${item.project ? ` · ${item.project}` : ''}`;
+
+function header(summary: Summary): string {
+  const { requirements: counts } = summary.totals;
+  const headline =
+    summary.verdict === 'conformant'
+      ? `Conformant: all ${counts.total} requirements passed`
+      : summary.verdict === 'not conformant'
+        ? `Not conformant: ${counts.failed} of ${counts.total} requirements failed`
+        : `Incomplete: ${counts.passed} of ${counts.total} requirements passed, ${counts['not run']} not run`;
+  const seconds = (Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 1000;
+  const facts: [string, string][] = [
+    ['Target', summary.target],
+    ['Interface version', summary.interfaceVersion],
+    ['Suite version', summary.suiteVersion],
+    ['Date', summary.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
+    ['Duration', `${seconds.toFixed(1)} s`],
+    ['fast-check seed', String(summary.seed)],
+    ['Run id', summary.runId],
+    ['Requests made', String(summary.requests)],
+    ['Pets created', String(summary.petsCreated)],
+    ['Strict mode', summary.strict ? 'on: flagged advisories fail' : 'off'],
+  ];
+  const segments = (['passed', 'failed', 'not run'] as const)
+    .filter((verdict) => counts[verdict] > 0)
+    .map(
+      (verdict) =>
+        `<span class="${tone(verdict)}" style="flex:${counts[verdict]}" title="${counts[verdict]} ${verdict}">${counts[verdict]} ${e(verdict)}</span>`,
+    )
+    .join('');
+  return `<header class="banner ${tone(summary.verdict)}">
+  <p class="kicker">${e(summary.interface)} ${e(summary.interfaceVersion)} · conformance report</p>
+  <h1>${e(headline)}</h1>
+  <div class="bar" role="img" aria-label="${e(`${counts.passed} passed, ${counts.failed} failed, ${counts['not run']} not run`)}">${segments}</div>
+  <dl class="facts">${facts.map(([name, value]) => `<div><dt>${e(name)}</dt><dd>${e(value)}</dd></div>`).join('')}</dl>
+</header>`;
+}
+
+function tile(item: RequirementResult | AdvisoryResult): string {
+  const skipped = item.tests.find((ref) => ref.skipReason)?.skipReason;
+  const why = item.verdict === 'not run' && skipped ? ` (skipped: ${skipped})` : '';
+  const title = `${item.id} (§${item.section}), ${item.verdict}${why}: ${item.words}`;
+  return `<a class="tile ${tone(item.verdict)}" href="${e(target(item))}" title="${e(title)}"><span class="icon">${icons[item.verdict]}</span>${e(item.id)}</a>`;
+}
+
+/** Document order: 1, 2, 4.1, 4.2, …, 9. */
+function bySectionNumber(a: string, b: string): number {
+  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1);
+  }
+  return 0;
+}
+
+function matrix(summary: Summary): string {
+  const sections = [...new Set(summary.requirements.map((item) => item.section))].sort(
+    bySectionNumber,
+  );
+  const rows = sections.map((section) => {
+    const items = summary.requirements.filter((item) => item.section === section);
+    return `<div class="row"><div class="section"><b>§${e(section)}</b> ${e(items[0]!.sectionTitle)}</div><div class="tiles">${items.map(tile).join('')}</div></div>`;
+  });
+  return `<section id="matrix"><h2>Requirements by section</h2>
+<p class="legend">${badge('passed')} ${badge('failed')} ${badge('not run')} <span class="hint">A failed requirement links to the request that failed.</span></p>
+<div class="matrix">${rows.join('')}</div></section>`;
+}
+
+function failure(test: TestRecord, index: number, summary: Summary): string {
+  const ids = test.requirements
+    .map((id) => {
+      const item = [...summary.requirements, ...summary.advisories].find((one) => one.id === id);
+      return `<li><a href="#${e(requirementAnchor(id))}">${e(id)}</a>${item ? ` <span class="words">${e(item.words)}</span>` : ''}</li>`;
+    })
+    .join('');
+  const errors = (test.errors ?? []).map((message) => {
+    const parts = splitFailure(message);
+    const block = (label: string, text: string | undefined, kind: string) =>
+      text === undefined || text === ''
+        ? ''
+        : `<div class="part ${kind}"><div class="label">${e(label)}</div><pre>${e(text)}</pre></div>`;
+    return `<div class="error">${block('Request', parts.request, 'request')}${block('Expected', parts.expected, 'expected')}${block('Received', parts.received, 'received')}${block(parts.request ? 'What happened' : 'Error', parts.other, 'other')}</div>`;
+  });
+  const exchanges = test.exchanges
+    ? `<details><summary>Every request of this test, with curl lines to repeat them</summary><pre>${e(clip(test.exchanges, 30_000))}</pre></details>`
+    : '';
+  return `<article class="failure" id="${failureAnchor(index)}">
+  <h3>${badge('failed')} ${e(test.title)}</h3>
+  <p class="where">${e(where(test))} · ${e(test.status)} after ${e((test.durationMs / 1000).toFixed(1))} s</p>
+  <ul class="ids">${ids}</ul>
+  ${errors.join('')}
+  ${exchanges}
+</article>`;
+}
+
+const clip = (text: string, max: number) =>
+  text.length <= max
+    ? text
+    : `${text.slice(0, max)}\n… (${text.length} characters in all; see the HTML report)`;
+
+function failures(summary: Summary): string {
+  const failed = summary.tests
+    .map((test, index) => ({ test, index }))
+    .filter(({ test }) => test.outcome === 'failed');
+  if (failed.length === 0) return '';
+  return `<section id="failures"><h2>Failures <span class="count">${failed.length}</span></h2>
+${failed.map(({ test, index }) => failure(test, index, summary)).join('\n')}</section>`;
+}
+
+function testList(refs: TestRef[]): string {
+  if (refs.length === 0) return '<span class="muted">no test ran</span>';
+  const items = refs.map((ref) => {
+    const title = e(ref.title);
+    const name =
+      ref.outcome === 'failed' ? `<a href="#${failureAnchor(ref.test)}">${title}</a>` : title;
+    const reason =
+      ref.outcome === 'skipped'
+        ? ` <span class="reason">skipped${ref.skipReason ? `: ${e(ref.skipReason)}` : ''}</span>`
+        : '';
+    const icon = ref.outcome === 'passed' ? '✓' : ref.outcome === 'failed' ? '✗' : '–';
+    return `<li class="${tone(ref.outcome)}" title="${e(where(ref))}"><span class="icon">${icon}</span> ${name}${reason}</li>`;
+  });
+  return `<ul class="tests">${items.join('')}</ul>`;
+}
+
+const order: Record<AnyVerdict, number> = {
+  failed: 0,
+  flagged: 1,
+  'not run': 2,
+  met: 3,
+  passed: 3,
+};
+
+function byVerdict<T extends { verdict: AnyVerdict }>(items: T[]): T[] {
+  return [...items].sort((a, b) => order[a.verdict] - order[b.verdict]);
+}
+
+function requirementRow(item: RequirementResult | AdvisoryResult): string {
+  const findings =
+    'findings' in item && item.findings.length
+      ? `<ul class="findings">${item.findings.map((finding) => `<li>${e(finding)}</li>`).join('')}</ul>`
+      : '';
+  const source = item.source ? `<div class="muted">Source: ${e(item.source)}</div>` : '';
+  return `<tr id="${e(requirementAnchor(item.id))}" class="${tone(item.verdict)}" data-verdict="${e(tone(item.verdict))}">
+  <td class="id"><b>${e(item.id)}</b><div class="muted">§${e(item.section)} ${e(item.sectionTitle)} · ${e(item.kind)}</div></td>
+  <td><q>${e(item.words)}</q><div class="muted">Checked: ${e(item.checks)}</div>${source}${findings}</td>
+  <td class="verdict"><a href="${e(target(item))}">${badge(item.verdict)}</a></td>
+  <td>${testList(item.tests)}</td>
+</tr>`;
+}
+
+function table(items: (RequirementResult | AdvisoryResult)[]): string {
+  return `<table><thead><tr><th>Requirement</th><th>The document's words</th><th>Verdict</th><th>Tests that checked it</th></tr></thead>
+<tbody>${byVerdict(items).map(requirementRow).join('\n')}</tbody></table>`;
+}
+
+function requirementsTable(summary: Summary): string {
+  const counts = summary.totals.requirements;
+  const filters = (['failed', 'not run', 'passed'] as const)
+    .map(
+      (verdict) =>
+        `<button type="button" data-filter="${tone(verdict)}">${e(verdict)} (${counts[verdict]})</button>`,
+    )
+    .join('');
+  return `<section id="requirements"><h2>Every requirement <span class="count">${counts.total}</span></h2>
+<p class="filters" hidden><button type="button" data-filter="" aria-pressed="true">all (${counts.total})</button>${filters}</p>
+${table(summary.requirements)}</section>`;
+}
+
+function advisories(summary: Summary): string {
+  if (summary.advisories.length === 0) return '';
+  const counts = summary.totals.advisories;
+  const line = (['met', 'flagged', 'failed', 'not run'] as const)
+    .filter((verdict) => counts[verdict] > 0)
+    .map((verdict) => `${counts[verdict]} ${verdict}`)
+    .join(', ');
+  return `<section id="advisories"><h2>Advisories <span class="count">${e(line)}</span></h2>
+<p class="hint">What the HTTP standards expect beyond the interface document. They are not part of the conformance verdict; a flagged advisory fails only in strict mode (CONFORMANCE_STRICT=1).</p>
+<p class="legend">${badge('met')} ${badge('flagged')} ${badge('failed')} ${badge('not run')}</p>
+<div class="matrix"><div class="row"><div class="section"><b>HTTP</b> standards</div><div class="tiles">${summary.advisories.map(tile).join('')}</div></div></div>
+${table(summary.advisories)}</section>`;
+}
+
+export function renderSummaryHtml(summary: Summary): string {
+  const title = `${summary.verdict} · ${summary.target} · ${summary.interface} ${summary.interfaceVersion}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(title)}</title>
+<style>${summaryStyle}</style>
+</head>
+<body>
+${header(summary)}
+<main>
+${matrix(summary)}
+${failures(summary)}
+${requirementsTable(summary)}
+${advisories(summary)}
+</main>
+<footer>petstore-conformance ${e(summary.suiteVersion)} · run ${e(summary.runId)} · Playwright status: ${e(summary.status)} · the pets this run created are named <code>${e(summary.petNamePrefix)}…</code> · Playwright's own report: <a href="html/index.html">html/index.html</a></footer>
+<script>${summaryScript}</script>
+</body>
+</html>
+`;
+}

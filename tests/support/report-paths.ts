@@ -1,0 +1,24 @@
+/**
+ * Where a run writes its reports: `reports/` at the project root, or CONFORMANCE_REPORT_DIR
+ * (the project's own tests write to a temporary directory so they never touch `reports/`).
+ * Read by the Playwright configuration, the reporters and the bundle script alike.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export const reportDir = resolve(projectRoot, process.env.CONFORMANCE_REPORT_DIR || 'reports');
+
+export const reportPaths = {
+  /** Playwright's HTML report (a folder). */
+  html: resolve(reportDir, 'html'),
+  /** Playwright's JSON results. */
+  results: resolve(reportDir, 'results.json'),
+  /** JUnit XML, for CI systems. */
+  junit: resolve(reportDir, 'junit.xml'),
+  /** Our summary: one verdict per requirement. */
+  summaryJson: resolve(reportDir, 'conformance.json'),
+  /** The same as one self-contained page. */
+  summaryHtml: resolve(reportDir, 'conformance.html'),
+};

@@ -1,0 +1,124 @@
+/**
+ * Keeps the API key out of every report, as a reporter listed first in the configuration.
+ *
+ * Why a reporter: Playwright records each request of the `request` fixture as a step of its own,
+ * and when a request fails (a timeout, a refused connection) that step's error carries the call
+ * log, which lists every request header in the clear, `authorization` included
+ * (microsoft/playwright#31717). The client scrubs the error it rethrows, but the step keeps the
+ * raw one, and the HTML report shows it. Playwright has no public option to leave a request out
+ * of the steps, so this reporter rewrites the key out of every step error, test error, attachment
+ * body, annotation and captured output before the HTML, JSON and JUnit reporters (which all read
+ * the same result objects, when the run ends) write anything.
+ */
+import type {
+  FullConfig,
+  Reporter,
+  Suite,
+  TestCase,
+  TestError,
+  TestResult,
+  TestStep,
+} from '@playwright/test/reporter';
+import { settings } from './config.ts';
+
+export const redactedKey = '<API_KEY>';
+
+/** The forms in which a key could be written: as sent, URL-encoded, and base64 (Basic auth). */
+export function secretForms(key: string): string[] {
+  if (key === '') return [];
+  const forms = [
+    key,
+    encodeURIComponent(key),
+    Buffer.from(key).toString('base64'),
+    Buffer.from(key).toString('base64url'),
+  ];
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+/** The text with every form of the key replaced by <API_KEY>. */
+export function redact(text: string, key = settings.apiKey): string {
+  return secretForms(key).reduce((out, form) => out.split(form).join(redactedKey), text);
+}
+
+/** A copy of a JSON-like value with every string redacted. */
+export function redactDeep<T>(value: T, key = settings.apiKey): T {
+  if (typeof value === 'string') return redact(value, key) as T;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, key)) as T;
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [name, redactDeep(item, key)]),
+    ) as T;
+  }
+  return value;
+}
+
+function redactError(error: TestError | undefined): void {
+  for (let current = error; current; current = current.cause) {
+    for (const field of ['message', 'stack', 'snippet', 'value'] as const) {
+      const text = current[field];
+      if (text !== undefined) current[field] = redact(text);
+    }
+  }
+}
+
+type Attachment = TestResult['attachments'][number];
+type Annotation = TestResult['annotations'][number];
+
+function redactAttachments(attachments: Attachment[]): void {
+  for (const attachment of attachments) {
+    if (attachment.body) attachment.body = Buffer.from(redact(attachment.body.toString('utf8')));
+  }
+}
+
+function redactAnnotations(annotations: Annotation[]): void {
+  for (const annotation of annotations) {
+    if (annotation.description) annotation.description = redact(annotation.description);
+  }
+}
+
+function redactOutput(chunks: (string | Buffer)[]): void {
+  chunks.forEach((chunk, index) => (chunks[index] = redact(chunk.toString())));
+}
+
+function redactStep(step: TestStep): void {
+  redactError(step.error);
+  redactAttachments(step.attachments);
+  redactAnnotations(step.annotations);
+  if (step.params) step.params = redactDeep(step.params);
+}
+
+export default class RedactingReporter implements Reporter {
+  onBegin(config: FullConfig, _suite: Suite): void {
+    const tracing = config.projects.filter((project) => (project.use.trace ?? 'off') !== 'off');
+    if (tracing.length > 0) {
+      console.error(
+        'Warning: traces are on. A trace records request headers, the API key included, and ' +
+          'cannot be redacted: do not publish test-results/ or the HTML report of this run.',
+      );
+    }
+  }
+
+  onStepEnd(_test: TestCase, _result: TestResult, step: TestStep): void {
+    redactStep(step);
+  }
+
+  onTestEnd(_test: TestCase, result: TestResult): void {
+    // Again over the whole tree: a step may end after the test (a request cut by a timeout).
+    const visit = (step: TestStep) => (redactStep(step), step.steps.forEach(visit));
+    result.steps.forEach(visit);
+    result.errors.forEach(redactError);
+    redactError(result.error);
+    redactAttachments(result.attachments);
+    redactAnnotations(result.annotations);
+    redactOutput(result.stdout);
+    redactOutput(result.stderr);
+  }
+
+  onError(error: TestError): void {
+    redactError(error);
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+}
