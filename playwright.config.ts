@@ -4,8 +4,10 @@
  * Target: BASE_URL and API_KEY (environment or .env). Without BASE_URL the bundled reference
  * implementation is started for the run and the suite checks it.
  */
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { settings, usesReference } from './tests/support/config.ts';
+import { reportPaths } from './tests/support/report-paths.ts';
 
 export default defineConfig({
   testDir: 'tests',
@@ -14,18 +16,28 @@ export default defineConfig({
   retries: 0,
   workers: settings.workers,
   timeout: settings.testTimeoutMs,
+  // The whole run, preflight included: a target that stalls cannot hold a CI job for hours.
+  globalTimeout: settings.runTimeoutMs,
+  // One request before any test: unreachable, key rejected, wrong address (see preflight.ts).
+  // An absolute path, so that configurations extending this one elsewhere keep it.
+  globalSetup: fileURLToPath(new URL('./tests/support/preflight.ts', import.meta.url)),
   forbidOnly: true,
+  // The redacting reporter comes first: it removes the API key from every result before the
+  // others see it (see its header). Reports go to reports/, or CONFORMANCE_REPORT_DIR.
   reporter: [
+    ['./tests/support/report-redact.ts'],
     [process.env.CI ? 'dot' : 'list'],
-    ['html', { outputFolder: 'reports/html', open: 'never' }],
-    ['json', { outputFile: 'reports/results.json' }],
-    ['junit', { outputFile: 'reports/junit.xml' }],
+    ['html', { outputFolder: reportPaths.html, open: 'never' }],
+    ['json', { outputFile: reportPaths.results }],
+    ['junit', { outputFile: reportPaths.junit }],
     ['./tests/support/reporter.ts'],
   ],
   use: {
     baseURL: settings.baseUrl,
     // Traces would record request headers, and so the API key.
     trace: 'off',
+    // CONFORMANCE_INSECURE_TLS=1: accept a self-signed certificate (test environments only).
+    ignoreHTTPSErrors: settings.insecureTls,
   },
   webServer: usesReference
     ? {

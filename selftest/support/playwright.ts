@@ -17,6 +17,8 @@ export interface TestOutcome {
   /** passed, failed (timedOut and interrupted count as failed) or skipped. */
   outcome: 'passed' | 'failed' | 'skipped';
   error: string;
+  /** Annotations of the last result (runtime ones included), e.g. advisory verdicts. */
+  annotations: { type: string; description?: string }[];
 }
 
 export interface RunResult {
@@ -34,7 +36,11 @@ interface JsonSuite {
     tests: {
       projectName: string;
       status: string;
-      results: { status: string; errors?: { message?: string }[] }[];
+      results: {
+        status: string;
+        errors?: { message?: string }[];
+        annotations?: { type: string; description?: string }[];
+      }[];
     }[];
   }[];
   suites?: JsonSuite[];
@@ -53,26 +59,33 @@ function collect(suite: JsonSuite, file: string, into: TestOutcome[]): void {
         tags: spec.tags ?? [],
         outcome,
         error: (last?.errors ?? []).map((error) => error.message ?? '').join('\n'),
+        annotations: last?.annotations ?? [],
       });
     }
   }
   for (const child of suite.suites ?? []) collect(child, suite.file ?? file, into);
 }
 
-/** Runs `playwright test` with these arguments and environment; resolves with its JSON results. */
-export async function runPlaywright(
+export interface ProcessResult {
+  exitCode: number;
+  /** stdout and stderr, interleaved. */
+  output: string;
+  durationMs: number;
+}
+
+/** Runs `playwright test` in a child process; killed after `timeoutMs`. */
+export async function spawnPlaywright(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 300_000,
-): Promise<RunResult> {
-  const resultsFile = join(mkdtempSync(join(tmpdir(), 'conformance-selftest-')), 'results.json');
+): Promise<ProcessResult> {
   const started = Date.now();
   const child = spawn(
     process.execPath,
     [join(projectRoot, 'node_modules/@playwright/test/cli.js'), 'test', ...args],
     {
       cwd: projectRoot,
-      env: { ...process.env, ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile, FORCE_COLOR: '0' },
+      env: { ...process.env, ...env, FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -84,14 +97,34 @@ export async function runPlaywright(
     child.on('close', (code) => resolve(code ?? -1)),
   );
   clearTimeout(timer);
+  return { exitCode, output, durationMs: Date.now() - started };
+}
+
+/** The outcome of every test in a Playwright JSON results file. */
+export function readResults(file: string): TestOutcome[] {
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { suites: JsonSuite[] };
   const tests: TestOutcome[] = [];
+  for (const suite of report.suites) collect(suite, suite.file ?? '', tests);
+  return tests;
+}
+
+/** Runs `playwright test` with these arguments and environment; resolves with its JSON results. */
+export async function runPlaywright(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 300_000,
+): Promise<RunResult> {
+  const resultsFile = join(mkdtempSync(join(tmpdir(), 'conformance-selftest-')), 'results.json');
+  const run = await spawnPlaywright(
+    args,
+    { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile },
+    timeoutMs,
+  );
   try {
-    const report = JSON.parse(readFileSync(resultsFile, 'utf8')) as { suites: JsonSuite[] };
-    for (const suite of report.suites) collect(suite, suite.file ?? '', tests);
+    return { ...run, tests: readResults(resultsFile) };
   } catch (error) {
     throw new Error(
-      `No JSON results from playwright (exit ${exitCode}): ${(error as Error).message}\n${output}`,
+      `No JSON results from playwright (exit ${run.exitCode}): ${(error as Error).message}\n${run.output}`,
     );
   }
-  return { exitCode, output, tests, durationMs: Date.now() - started };
 }

@@ -8,7 +8,7 @@
  * - The API key never leaves this module in the clear: requests are described with the
  *   placeholder <API_KEY>, and errors Playwright raises are scrubbed before they are rethrown.
  */
-import type { APIRequestContext } from '@playwright/test';
+import { type APIRequestContext, type APIResponse, test } from '@playwright/test';
 import type { Ledger } from './ledger.ts';
 import {
   type JsonValue,
@@ -17,6 +17,7 @@ import {
   parseLossless,
   stringifyExact,
 } from './lossless-json.ts';
+import { explainTransportError } from './transport-errors.ts';
 
 export type PetStatus = 'available' | 'pending' | 'sold';
 export const petStatuses: readonly PetStatus[] = ['available', 'pending', 'sold'];
@@ -127,7 +128,22 @@ export class ApiResponse {
   describeResponse(): string {
     const type = this.contentType || 'no Content-Type';
     const text = this.text === '' ? '(empty body)' : excerpt(this.text);
-    return `${this.status} ${type} after ${this.durationMs} ms\n  ${text}`;
+    return `${this.status} ${type} after ${this.durationMs} ms${this.redirect()}\n  ${text}`;
+  }
+
+  /** For a 3xx, where it points: the suite follows no redirect, so a 3xx is judged as it is. */
+  private redirect(): string {
+    if (this.status < 300 || this.status >= 400) return '';
+    const location = this.headers.location;
+    if (!location) return ', a redirect without a Location (not followed)';
+    let target = location;
+    try {
+      target = new URL(location, this.request.url).href;
+    } catch {
+      // shown as sent
+    }
+    const loop = target === new URL(this.request.url).href ? ', to itself: a redirect loop' : '';
+    return `, a redirect to ${location}${loop} (not followed)`;
   }
 }
 
@@ -148,11 +164,29 @@ export interface ClientOptions {
   apiKey: string;
   timeoutMs: number;
   ledger: Ledger;
+  /** Read-only mode: a test that sends createPet is skipped instead. */
+  readOnly: boolean;
+  /** A larger answer fails its request instead of being parsed. */
+  maxResponseBytes: number;
 }
+
+export const readOnlySkipReason =
+  'read-only mode (CONFORMANCE_READONLY=1): this check creates pets';
 
 export interface RequestOptions {
   credentials?: Credentials;
   headers?: Record<string, string>;
+}
+
+/**
+ * Marks a request's failure as observed; callers that await it still get the error. A request
+ * still in flight when its test ends (another request of the same Promise.all failed, or the
+ * test was skipped) fails when the request context is disposed: unobserved, that rejection
+ * would fail whichever test runs next in the worker.
+ */
+function observed<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
 }
 
 export class PetStoreClient {
@@ -173,7 +207,13 @@ export class PetStoreClient {
   }
 
   /** createPet: POST /pets. Every call counts against the write budget, valid or not. */
-  async createPet(body: Body | undefined, options: RequestOptions = {}) {
+  createPet(body: Body | undefined, options: RequestOptions = {}): Promise<ApiResponse> {
+    return observed(this.sendCreate(body, options));
+  }
+
+  private async sendCreate(body: Body | undefined, options: RequestOptions) {
+    // Also without credentials: a target that ignores authentication would store the pet.
+    if (this.options.readOnly) test.skip(true, readOnlySkipReason);
     this.options.ledger.reserveCreate();
     const response = await this.send('POST', '/pets', options, body);
     if (response.status === 201) this.options.ledger.petsCreated++;
@@ -190,7 +230,11 @@ export class PetStoreClient {
     return `${this.options.baseUrl.replace(/\/+$/, '')}${path}`;
   }
 
-  async send(method: string, path: string, options: RequestOptions = {}, body?: Body) {
+  send(method: string, path: string, options: RequestOptions = {}, body?: Body) {
+    return observed(this.exchange(method, path, options, body));
+  }
+
+  private async exchange(method: string, path: string, options: RequestOptions, body?: Body) {
     const { authorization, label } = this.authorization(options.credentials ?? 'key');
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (authorization !== undefined) headers.authorization = authorization;
@@ -205,8 +249,10 @@ export class PetStoreClient {
 
     this.options.ledger.requests++;
     const started = Date.now();
+    let response: APIResponse;
+    let received: Buffer;
     try {
-      const response = await this.request.fetch(sent.url, {
+      response = await this.request.fetch(sent.url, {
         method,
         headers,
         data: data === undefined ? undefined : Buffer.from(data),
@@ -214,22 +260,33 @@ export class PetStoreClient {
         maxRedirects: 0,
         failOnStatusCode: false,
       });
-      const text = (await response.body()).toString('utf8');
-      return new ApiResponse(
-        sent,
-        response.status(),
-        response.headers(),
-        text,
-        Date.now() - started,
-      );
+      received = await response.body();
     } catch (error) {
       throw new Error(
         this.scrub(
-          `${method} ${sent.url} (Authorization: ${label}) got no answer within ` +
-            `${this.options.timeoutMs} ms or failed: ${(error as Error).message}`,
+          `${method} ${sent.url} (Authorization: ${label}) failed: ` +
+            explainTransportError(error, this.options.timeoutMs),
         ),
       );
     }
+    // Playwright reads an answer whole, within the request timeout; a huge one is refused here
+    // rather than decoded, parsed and quoted.
+    if (received.length > this.options.maxResponseBytes) {
+      throw new Error(
+        `${method} ${sent.url} (Authorization: ${label}): the answer was larger than ` +
+          `${this.options.maxResponseBytes} bytes (${response.status()}, ${received.length} bytes); ` +
+          'CONFORMANCE_MAX_RESPONSE_BYTES sets the limit',
+      );
+    }
+    const answer = new ApiResponse(
+      sent,
+      response.status(),
+      response.headers(),
+      received.toString('utf8'),
+      Date.now() - started,
+    );
+    this.exchanges.push(answer);
+    return answer;
   }
 
   private authorization(credentials: Credentials): { authorization?: string; label: string } {

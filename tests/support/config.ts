@@ -1,6 +1,7 @@
 /**
  * Run settings, read once from the environment (and `.env`, via dotenv).
- * Every variable is documented in README.md and `.env.example`.
+ * Every variable is documented in README.md and `.env.example`. A wrong setting stops the run as
+ * the configuration loads, with one message naming the variable (SetupError): nothing is sent.
  *
  * This module is evaluated in Playwright's main process and again in every worker. Values that
  * must be identical everywhere (the run id, the generated key of the bundled reference) are
@@ -8,6 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import 'dotenv/config';
+import { checkBaseUrl } from './base-url.ts';
+import { SetupError } from './setup-error.ts';
 
 const env = process.env;
 
@@ -16,9 +19,22 @@ function intSetting(name: string, fallback: number, min = 0): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) {
-    throw new Error(`${name} must be an integer >= ${min} (got "${raw}"); see .env.example`);
+    throw new SetupError(
+      'Configuration error',
+      `${name} must be an integer >= ${min} (got "${raw}"); see .env.example`,
+    );
   }
   return value;
+}
+
+function boolSetting(name: string): boolean {
+  const raw = env[name] ?? '';
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['', '0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new SetupError(
+    'Configuration error',
+    `${name} must be 1 or 0 (got "${raw}"); see .env.example`,
+  );
 }
 
 /** True when no BASE_URL is configured: the suite starts and targets the bundled reference. */
@@ -35,12 +51,28 @@ if (usesReference) {
 
 const referenceBasePath = '/api/v1';
 
+/** The target's base address; a remote one is checked before anything is sent. */
+function targetBaseUrl(): string {
+  if (usesReference) return `http://127.0.0.1:${env.REFERENCE_PORT}${referenceBasePath}`;
+  const checked = checkBaseUrl(env.BASE_URL ?? '', boolSetting('CONFORMANCE_ALLOW_NON_V1_BASE'));
+  if (!env.API_KEY) {
+    throw new SetupError(
+      'Configuration error',
+      'API_KEY is not set: BASE_URL points at a remote target, which needs its key. ' +
+        'Set API_KEY in the environment or in .env (see .env.example).',
+    );
+  }
+  // Once per run, not once per worker: workers inherit the marker.
+  if (checked.warning && !env.CONFORMANCE_NON_V1_WARNED) {
+    console.warn(checked.warning);
+    env.CONFORMANCE_NON_V1_WARNED = '1';
+  }
+  return checked.baseUrl;
+}
+
 export const settings = {
   /** Base address of the target, ending in the version segment /v1, at any path depth. */
-  baseUrl: (env.BASE_URL ?? `http://127.0.0.1:${env.REFERENCE_PORT}${referenceBasePath}`).replace(
-    /\/+$/,
-    '',
-  ),
+  baseUrl: targetBaseUrl(),
   apiKey: env.API_KEY ?? '',
   runId: env.CONFORMANCE_RUN_ID,
   referencePort: Number(env.REFERENCE_PORT),
@@ -52,6 +84,16 @@ export const settings = {
   /** At most this many pets are created on one target in one run. */
   maxPets: intSetting('CONFORMANCE_MAX_PETS', 400),
   workers: intSetting('CONFORMANCE_WORKERS', 4, 1),
+  /** Only checks that create nothing run; the others are reported as skipped, with the reason. */
+  readOnly: boolSetting('CONFORMANCE_READONLY'),
+  /** Accept a TLS certificate the system does not trust (self-signed): test environments only. */
+  insecureTls: boolSetting('CONFORMANCE_INSECURE_TLS'),
+  /** A larger answer fails its request instead of being parsed. */
+  maxResponseBytes: intSetting('CONFORMANCE_MAX_RESPONSE_BYTES', 10_000_000, 1),
+  /** Upper bound for the whole run, preflight included (Playwright's globalTimeout). */
+  runTimeoutMs: intSetting('CONFORMANCE_RUN_TIMEOUT_MS', 15 * 60_000, 1),
+  /** Flagged advisories (HTTP-standard expectations beyond the document) fail the run. */
+  strict: env.CONFORMANCE_STRICT === '1',
   /** fast-check: the seed of the run, the path of a counterexample to replay, runs per property. */
   fcSeed: Number(env.FC_SEED),
   fcPath: env.FC_PATH || undefined,

@@ -6,7 +6,14 @@
  * sums), and a failing test gets the whole exchange attached, with curl commands to repeat it.
  */
 import { test as base } from '@playwright/test';
-import { type NewPet, type Pet, type PetStatus, PetStoreClient } from './client.ts';
+import { Advisor } from './advisory.ts';
+import {
+  type NewPet,
+  type Pet,
+  type PetStatus,
+  PetStoreClient,
+  readOnlySkipReason,
+} from './client.ts';
 import { petNamePrefix, settings } from './config.ts';
 import { Ledger } from './ledger.ts';
 import { expect } from './matchers.ts';
@@ -43,10 +50,20 @@ export class Pets {
     return response.pet();
   }
 
-  /** A pet that exists, created once per worker. */
+  /** A pet that exists, created once per worker; in read-only mode, one the store lists. */
   async existing(): Promise<Pet> {
-    this.floor.sample ??= await this.create('sample');
+    this.floor.sample ??= this.api.options.readOnly
+      ? await this.listedSample()
+      : await this.create('sample');
     return this.floor.sample;
+  }
+
+  private async listedSample(): Promise<Pet> {
+    const response = await this.api.listPets({ limit: 1 });
+    expect(response).toAnswer(200, 'Pets');
+    const [pet] = response.pets();
+    if (!pet) base.skip(true, `${readOnlySkipReason}: the store lists no pet to read`);
+    return pet!;
   }
 
   /** Makes sure the store holds at least `count` pets (at most 101), creating the shortfall. */
@@ -58,7 +75,23 @@ export class Pets {
       expect(response).toAnswer(200, 'Pets');
       const listed = response.pets().length;
       // A full page of 100 says "100 or more": one more pet makes 101 certain.
-      const missing = Math.max(0, count - listed);
+      let missing = Math.max(0, count - listed);
+      if (missing > 0 && this.api.options.readOnly) {
+        // Read-only: a store that is large enough is checked, a smaller one is not. A full page
+        // is as far as reading can count; with 100 pets every check still holds, only the ones
+        // about "more than 100" may prove less.
+        if (listed < 100) {
+          base.skip(
+            true,
+            `${readOnlySkipReason}: it needs ${count} pets in the store, which lists ${listed}`,
+          );
+        }
+        base.info().annotations.push({
+          type: 'read-only',
+          description: `the store lists a full page of 100 pets; ${count} could not be made certain without creating one`,
+        });
+        missing = 0;
+      }
       for (let created = 0; created < missing; created += 10) {
         const batch = Math.min(10, missing - created);
         await Promise.all(
@@ -72,7 +105,15 @@ export class Pets {
   }
 }
 
-export const test = base.extend<{ api: PetStoreClient; pets: Pets }, { storeFloor: StoreFloor }>({
+export const test = base.extend<
+  { api: PetStoreClient; pets: Pets; advise: Advisor; conformanceStrict: boolean },
+  { storeFloor: StoreFloor }
+>({
+  /** Strict mode: flagged advisories fail their tests (CONFORMANCE_STRICT=1). */
+  conformanceStrict: [settings.strict, { option: true }],
+
+  advise: async ({ conformanceStrict }, use) => use(new Advisor(conformanceStrict)),
+
   // Playwright requires the object pattern even when a fixture uses no other fixture.
   // eslint-disable-next-line no-empty-pattern
   storeFloor: [async ({}, use) => use({ atLeast: 0 }), { scope: 'worker' }],
@@ -85,6 +126,8 @@ export const test = base.extend<{ api: PetStoreClient; pets: Pets }, { storeFloo
       apiKey: settings.apiKey,
       timeoutMs: settings.requestTimeoutMs,
       ledger,
+      readOnly: settings.readOnly,
+      maxResponseBytes: settings.maxResponseBytes,
     });
     await use(api);
     testInfo.annotations.push({ type: 'requests', description: String(ledger.requests) });

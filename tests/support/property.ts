@@ -16,7 +16,7 @@ import { WriteBudgetExceeded } from './ledger.ts';
 export interface PropertyOptions {
   /** Runs, when not FC_RUNS. */
   numRuns?: number;
-  /** Inputs sent while shrinking a failure (default 25). */
+  /** Inputs sent while shrinking a failure (default 40). */
   shrinkRuns?: number;
   /** Overall time limit in ms (default 30 s): a property interrupted before a failure passes. */
   timeLimitMs?: number;
@@ -28,20 +28,22 @@ export async function checkProperty<T>(
   options: PropertyOptions = {},
 ): Promise<void> {
   const info = test.info();
-  const shrinkRuns = options.shrinkRuns ?? 25;
-  let budget: Error | undefined;
+  const shrinkRuns = options.shrinkRuns ?? 40;
+  // An error that ends the property at once, not a counterexample: a spent write budget, or a
+  // skip (read-only mode), which Playwright must see as thrown.
+  let stop: unknown;
   let failures = 0;
   let sentAfterFailure = 0;
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
-      if (budget) return true;
+      if (stop) return true;
       if (failures > 0 && sentAfterFailure++ >= shrinkRuns) return true;
       try {
         await predicate(value);
         return true;
       } catch (error) {
-        if (error instanceof WriteBudgetExceeded) {
-          budget = error;
+        if (error instanceof WriteBudgetExceeded || info.expectedStatus === 'skipped') {
+          stop = error;
           return true;
         }
         failures++;
@@ -51,11 +53,13 @@ export async function checkProperty<T>(
     {
       seed: settings.fcSeed,
       path: settings.fcPath,
+      // Replaying a path runs exactly that counterexample, without shrinking it further.
+      endOnFailure: settings.fcPath !== undefined,
       numRuns: options.numRuns ?? settings.fcRuns,
       interruptAfterTimeLimit: options.timeLimitMs ?? 30_000,
     },
   );
-  if (budget) throw budget;
+  if (stop) throw stop;
   info.annotations.push({
     type: 'fast-check',
     description: `seed ${details.seed}, ${details.numRuns} runs${details.interrupted ? ' (interrupted by the time limit)' : ''}`,

@@ -1,0 +1,413 @@
+/**
+ * The suite is safe and clear against real environments (issue 7). It runs as a user would, in
+ * child processes, against small local servers that misbehave on purpose; each case checks the
+ * exit code, the one message the user sees, that the key never appears, and the time taken:
+ *
+ * - configuration errors stop the run at load, in one readable message;
+ * - the preflight stops a run against an unusable target with one message naming the problem
+ *   (every kind of problem is also checked by calling the preflight directly, which is quicker);
+ * - hostile answers after the preflight fail their check clearly, without crash or hang;
+ * - a target that stalls ends the run within the whole-run bound;
+ * - read-only mode sends no create request; the write budget holds across workers.
+ *
+ * The runs are independent: they all start at once and `inSlot` lets a few run at a time.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startReference } from '../reference/src/server.ts';
+import { preflight } from '../tests/support/preflight-check.ts';
+import { startCountingProxy } from './support/counting-proxy.ts';
+import {
+  type HostileTarget,
+  hasOpenssl,
+  startHostileTarget,
+  startSelfSignedTarget,
+} from './support/hostile-targets.ts';
+import { type TestOutcome, readResults, spawnPlaywright } from './support/playwright.ts';
+
+const apiKey = 'safety-key-4e1f9c2ab7';
+/** The check each run against a hostile answer makes: one unauthenticated getPet. */
+const oneRequest = ['--grep', '@AUTH-BEFORE-EXISTENCE'];
+
+/** Every setting the runs depend on, set, so that the developer's shell or .env cannot change them. */
+const baseEnv: Record<string, string> = {
+  API_KEY: apiKey,
+  CONFORMANCE_REQUEST_TIMEOUT_MS: '1000',
+  CONFORMANCE_TEST_TIMEOUT_MS: '',
+  CONFORMANCE_RUN_TIMEOUT_MS: '',
+  CONFORMANCE_WORKERS: '1',
+  CONFORMANCE_MAX_PETS: '',
+  CONFORMANCE_MAX_RESPONSE_BYTES: '',
+  CONFORMANCE_READONLY: '',
+  CONFORMANCE_INSECURE_TLS: '',
+  CONFORMANCE_ALLOW_NON_V1_BASE: '',
+  CONFORMANCE_STRICT: '',
+  CONFORMANCE_RUN_ID: '',
+};
+
+/** At most this many suite runs at once: enough to overlap waits, few enough for two cores. */
+const slots = { free: 4, waiting: [] as (() => void)[] };
+
+async function inSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (slots.free === 0) await new Promise<void>((resolve) => slots.waiting.push(resolve));
+  else slots.free--;
+  try {
+    return await work();
+  } finally {
+    const next = slots.waiting.shift();
+    if (next) next();
+    else slots.free++;
+  }
+}
+
+interface SuiteRun {
+  exitCode: number;
+  output: string;
+  /** From the start of the process to its end (time spent waiting for a slot excluded). */
+  durationMs: number;
+  tests: TestOutcome[];
+}
+
+/** `playwright test` with the suite's own configuration, as a user runs it. */
+function runSuite(args: string[], env: Record<string, string>): Promise<SuiteRun> {
+  return inSlot(async () => {
+    // Reports and test output in a directory of this run's own: runs overlap, and Playwright
+    // empties its output directory as a run starts.
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-safety-'));
+    try {
+      const run = await spawnPlaywright(
+        [...args, '--output', join(dir, 'test-results')],
+        { ...baseEnv, CONFORMANCE_REPORT_DIR: dir, ...env },
+        90_000,
+      );
+      const results = join(dir, 'results.json');
+      return { ...run, tests: existsSync(results) ? readResults(results) : [] };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+const shown = (run: SuiteRun) =>
+  `\n--- output (exit ${run.exitCode}, ${run.durationMs} ms) ---\n${run.output}`;
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+/** Stopped before any test, with exactly one message, no stack trace and no key. */
+function assertStoppedOnce(run: SuiteRun, title: string, message: RegExp): void {
+  assert.notEqual(run.exitCode, 0, `a non-zero exit${shown(run)}`);
+  assert.equal(occurrences(run.output, `${title}:`), 1, `"${title}" printed once${shown(run)}`);
+  assert.match(run.output, message, shown(run));
+  assert.doesNotMatch(run.output, /^\s+at .+:\d+/m, `no stack trace${shown(run)}`);
+  assert.ok(!run.output.includes(apiKey), `the key is never printed${shown(run)}`);
+  assert.equal(run.tests.length, 0, `no test ran${shown(run)}`);
+}
+
+/** The one test of the run failed with this message, and nothing printed the key. */
+function assertOneClearFailure(run: SuiteRun, message: RegExp): void {
+  assert.equal(run.exitCode, 1, `exit 1${shown(run)}`);
+  const outcomes = run.tests.map((outcome) => outcome.outcome);
+  assert.deepEqual(outcomes, ['failed'], `one test, failed${shown(run)}`);
+  assert.match(run.tests[0]!.error, message, shown(run));
+  assert.ok(!run.output.includes(apiKey), `the key is never printed${shown(run)}`);
+}
+
+/** A local port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The TLS cases need the openssl command, to make a certificate; they are skipped without it. */
+const openssl = hasOpenssl();
+let hostile: HostileTarget;
+let selfSigned: HostileTarget;
+before(async () => {
+  hostile = await startHostileTarget();
+  if (openssl) selfSigned = await startSelfSignedTarget();
+});
+after(async () => {
+  await hostile.close();
+  if (openssl) await selfSigned.close();
+});
+
+/** Settings that are wrong, and the message that must say so. */
+const configurationErrors: [string, Record<string, string>, RegExp][] = [
+  [
+    'a BASE_URL that is not an http(s) address',
+    { BASE_URL: 'staging.example.com/petstore/v1' },
+    /BASE_URL "staging\.example\.com\/petstore\/v1" is not an http:\/\/ or https:\/\/ address\. Set BASE_URL .*\.env\.example/,
+  ],
+  [
+    'a remote target without API_KEY',
+    { BASE_URL: 'https://staging.example.com/v1', API_KEY: '' },
+    /API_KEY is not set: .* Set API_KEY in the environment or in \.env \(see \.env\.example\)/,
+  ],
+  [
+    'a BASE_URL whose path does not end in /v1',
+    { BASE_URL: 'https://staging.example.com/petstore/api' },
+    /does not end in \/v1: .* Fix BASE_URL .*\.env\.example.*CONFORMANCE_ALLOW_NON_V1_BASE=1/,
+  ],
+  [
+    'a timeout that is not a number',
+    { CONFORMANCE_REQUEST_TIMEOUT_MS: '10s' },
+    /CONFORMANCE_REQUEST_TIMEOUT_MS must be an integer >= 1 \(got "10s"\); see \.env\.example/,
+  ],
+];
+
+/** Unusable targets, and how the preflight must describe each (a maximum answer size, maybe). */
+const unusableTargets: [string, () => Promise<string> | string, RegExp, number?][] = [
+  [
+    'connection refused',
+    async () => `http://127.0.0.1:${await closedPort()}/v1`,
+    /^the target is unreachable: connection refused.*\n.*\n {2}=> connect ECONNREFUSED/,
+  ],
+  [
+    'a host name that does not resolve',
+    () => 'http://petstore.invalid/v1',
+    /^the target is unreachable: DNS: the host name does not resolve/,
+  ],
+  [
+    'a target that never answers',
+    () => hostile.baseUrl('hang'),
+    /^the target is unreachable: no answer within 1000 ms/,
+  ],
+  [
+    'a connection reset',
+    () => hostile.baseUrl('reset'),
+    /^the target is unreachable: the connection was reset by the target/,
+  ],
+  [
+    'a rejected key',
+    () => hostile.baseUrl('unauthorized'),
+    /^the API key was rejected \(401\)[\s\S]*Check API_KEY/,
+  ],
+  [
+    'a wrong base address',
+    () => hostile.baseUrl('not-found'),
+    /^wrong base address \(404 on the list of pets\)[\s\S]*ending in \/v1/,
+  ],
+  [
+    'an answer that is not JSON',
+    () => hostile.baseUrl('html'),
+    /^not this interface: the answer is not JSON\n.*\n {2}=> 200 text\/html/,
+  ],
+  [
+    'JSON that is not an array',
+    () => hostile.baseUrl('object'),
+    /^not this interface: the answer is JSON but not an array/,
+  ],
+  [
+    'an answer larger than the limit',
+    () => hostile.baseUrl('object'),
+    /^not this interface: the answer was larger than 10 bytes/,
+    10,
+  ],
+  [
+    'a redirect',
+    () => hostile.baseUrl('redirect'),
+    /^the target answered with a redirect \(301\) to https:\/\/elsewhere\.example\/petstore\/v1\/pets\?limit=1/,
+  ],
+  ['a failing list', () => hostile.baseUrl('server-error'), /^the list of pets failed \(503\)/],
+];
+
+/** Answers after a successful preflight, and the failure the one check must report. */
+const hostileAnswers: [string, string, RegExp, Record<string, string>?][] = [
+  ['a body that is not JSON', 'not-json', /the body is not JSON/],
+  ['a wrong Content-Type', 'wrong-type', /Content-Type is "text\/plain", not application\/json/],
+  [
+    'a truncated body',
+    'truncated',
+    /failed: the connection closed before the whole answer arrived \(truncated answer\)/,
+  ],
+  [
+    'a body of 30 MB',
+    'huge',
+    /the answer was larger than 10000000 bytes \(401, 300000\d\d bytes\); CONFORMANCE_MAX_RESPONSE_BYTES/,
+    // Reading 30 MB can take more than a second on a busy machine.
+    { CONFORMANCE_REQUEST_TIMEOUT_MS: '20000' },
+  ],
+  [
+    'a redirect to itself',
+    'redirect-loop',
+    /302 no Content-Type after \d+ ms, a redirect to \/after-preflight-redirect-loop\/v1\/pets\/-9223372036854775807, to itself: a redirect loop \(not followed\)/,
+  ],
+  ['a connection reset', 'reset', /failed: the connection was reset by the target/],
+  ['an answer that never comes', 'hang', /failed: no answer within 1000 ms/],
+];
+
+// One suite whose tests run concurrently, so that every run is started at once (see inSlot);
+// the longest runs are declared first.
+describe('safety against real environments', { concurrency: true }, () => {
+  test('read-only mode: no create request, writing checks skipped with the reason', async () => {
+    const reference = await startReference({ apiKey, seedPets: 50 });
+    const proxy = await startCountingProxy(reference.baseUrl);
+    try {
+      const run = await runSuite([], {
+        BASE_URL: proxy.baseUrl,
+        CONFORMANCE_READONLY: '1',
+        CONFORMANCE_WORKERS: '2',
+      });
+      assert.equal(run.exitCode, 0, shown(run));
+      assert.equal(proxy.counts.POST ?? 0, 0, 'no create request reached the target');
+      assert.match(run.output, /Read-only mode \(CONFORMANCE_READONLY=1\)/);
+      const skipReason = (outcome: TestOutcome) =>
+        outcome.annotations.find((annotation) => annotation.type === 'skip')?.description ?? '';
+      const skipped = run.tests.filter((outcome) => outcome.outcome === 'skipped');
+      assert.ok(skipped.length > 0, 'writing checks are skipped');
+      for (const outcome of skipped) {
+        assert.match(
+          skipReason(outcome),
+          /^read-only mode \(CONFORMANCE_READONLY=1\): this check creates pets/,
+          outcome.title,
+        );
+      }
+      const tagged = (id: string) => run.tests.filter((outcome) => outcome.tags.includes(id));
+      const outcomes = (id: string) => tagged(id).map((outcome) => outcome.outcome);
+      // 50 pets: enough for the default limit (21 needed), too few for the maximum (101).
+      assert.deepEqual(outcomes('LIST-LIMIT-DEFAULT'), ['passed']);
+      assert.deepEqual(outcomes('LIST-LIMIT-MAX'), ['skipped']);
+      assert.match(skipReason(tagged('LIST-LIMIT-MAX')[0]!), /needs 101 pets .* which lists 50/);
+      // Unauthenticated creates too: a target that ignores the key would store the pet.
+      assert.deepEqual(outcomes('AUTH-BEFORE-VALIDATION'), ['skipped']);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  });
+
+  test('the write budget holds across workers, and a spent budget fails clearly', async () => {
+    const reference = await startReference({ apiKey });
+    const proxy = await startCountingProxy(reference.baseUrl);
+    try {
+      const creating = '@PET-ID-UNIQUE|@CREATE-201-PET|@NEWPET-CATEGORYID-INT64';
+      const run = await runSuite(['--grep', creating], {
+        BASE_URL: proxy.baseUrl,
+        CONFORMANCE_MAX_PETS: '5',
+        CONFORMANCE_WORKERS: '3',
+      });
+      assert.equal(run.exitCode, 1, shown(run));
+      const creates = proxy.counts.POST ?? 0;
+      assert.ok(creates <= 5, `${creates} create requests reached the target, not at most 5`);
+      const spent = /Write budget spent: this run may send at most 5 create requests/;
+      assert.ok(
+        run.tests.some((outcome) => spent.test(outcome.error)),
+        shown(run),
+      );
+      const created = /pets created: (\d+)/.exec(run.output);
+      assert.ok(created, `the run reports the pets it created${shown(run)}`);
+      assert.ok(Number(created[1]) <= creates, shown(run));
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  });
+
+  test('a target that stalls after the preflight ends at the whole-run bound', async () => {
+    const run = await runSuite(oneRequest, {
+      BASE_URL: hostile.baseUrl('after-preflight-hang'),
+      CONFORMANCE_REQUEST_TIMEOUT_MS: '60000',
+      CONFORMANCE_RUN_TIMEOUT_MS: '3000',
+    });
+    assert.notEqual(run.exitCode, 0, shown(run));
+    assert.match(run.output, /Timed out waiting 3s for the test suite to run/);
+    assert.ok(run.durationMs < 20_000, `ended after ${run.durationMs} ms`);
+  });
+
+  for (const [name, env, message] of configurationErrors) {
+    test(`configuration error: ${name}`, async () => {
+      assertStoppedOnce(await runSuite(oneRequest, env), 'Configuration error', message);
+    });
+  }
+
+  test('CONFORMANCE_ALLOW_NON_V1_BASE=1 turns the /v1 error into one warning', async () => {
+    const run = await runSuite(['--list'], {
+      BASE_URL: 'https://staging.example.com/petstore/api',
+      CONFORMANCE_ALLOW_NON_V1_BASE: '1',
+    });
+    assert.equal(run.exitCode, 0, shown(run));
+    assert.equal(occurrences(run.output, 'does not end in /v1'), 1, shown(run));
+    assert.match(run.output, /Warning: .*Checking it anyway/);
+  });
+
+  for (const [name, baseUrl, message, maxResponseBytes = 10_000_000] of unusableTargets) {
+    test(`preflight: ${name}`, async () => {
+      const result = await preflight({
+        baseUrl: await baseUrl(),
+        apiKey,
+        timeoutMs: 1000,
+        insecureTls: false,
+        maxResponseBytes,
+      });
+      assert.ok(!result.ok, `refused: ${JSON.stringify(result)}`);
+      assert.match(result.problem, message);
+      assert.match(result.problem, /No test was run\.$/);
+      assert.ok(!result.problem.includes(apiKey), 'the key is never shown');
+    });
+  }
+
+  test('preflight: a self-signed certificate, refused by default', { skip: !openssl }, async () => {
+    const run = await runSuite(oneRequest, { BASE_URL: selfSigned.baseUrl('conformant') });
+    assertStoppedOnce(
+      run,
+      'Preflight failed',
+      /Preflight failed: the target is unreachable: TLS: the certificate is not trusted.*CONFORMANCE_INSECURE_TLS=1/,
+    );
+  });
+
+  // The same stop, end to end: one message, a non-zero exit, within the request timeout (1 s)
+  // rather than the test or run timeouts (60 s, 15 min).
+  for (const [name, behaviour, message] of [
+    ['a target that never answers', 'hang', /the target is unreachable: no answer within 1000 ms/],
+    ['a rejected key', 'unauthorized', /the API key was rejected \(401\)/],
+  ] as const) {
+    test(`preflight, end to end: ${name}`, async () => {
+      const run = await runSuite(oneRequest, { BASE_URL: hostile.baseUrl(behaviour) });
+      assertStoppedOnce(run, 'Preflight failed', message);
+      assert.ok(run.durationMs < 20_000, `stopped after ${run.durationMs} ms`);
+    });
+  }
+
+  test('preflight: the bundled reference is checked once its server is up', async () => {
+    const run = await runSuite(oneRequest, { BASE_URL: '', API_KEY: '' });
+    assert.equal(run.exitCode, 0, shown(run));
+    assert.match(
+      run.output,
+      /Preflight: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pets\?limit=1 answered 200 in \d+ ms\./,
+    );
+  });
+
+  for (const [name, behaviour, message, env] of hostileAnswers) {
+    test(`hostile answer: ${name}`, async () => {
+      const baseUrl = hostile.baseUrl(`after-preflight-${behaviour}`);
+      const run = await runSuite(oneRequest, { BASE_URL: baseUrl, ...env });
+      assertOneClearFailure(run, message);
+      assert.ok(run.durationMs < 30_000, `done after ${run.durationMs} ms`);
+    });
+  }
+
+  test(
+    'TLS: a self-signed certificate is accepted with CONFORMANCE_INSECURE_TLS=1',
+    {
+      skip: !openssl,
+    },
+    async () => {
+      const run = await runSuite(oneRequest, {
+        BASE_URL: selfSigned.baseUrl('after-preflight-conformant'),
+        CONFORMANCE_INSECURE_TLS: '1',
+      });
+      assert.equal(run.exitCode, 0, shown(run));
+      assert.deepEqual(
+        run.tests.map((outcome) => outcome.outcome),
+        ['passed'],
+        shown(run),
+      );
+    },
+  );
+});
