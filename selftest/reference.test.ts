@@ -1204,6 +1204,38 @@ describe('variants', () => {
         assert.deepEqual(names, ['other client 1', 'other client 2']);
       },
     ],
+    'no-www-authenticate': [
+      0,
+      async (t) => {
+        const refused = await t.get('/pets', {});
+        assertError(refused, 401);
+        assert.equal(refused.headers.get('www-authenticate'), null);
+      },
+    ],
+    'bearer-case-sensitive': [
+      0,
+      async (t) => {
+        assertError(await t.get('/pets', { authorization: `bearer ${KEY}` }), 401);
+        assert.equal((await t.get('/pets', { authorization: `Bearer ${KEY}` })).status, 200);
+      },
+    ],
+    'no-location': [
+      0,
+      async (t) => {
+        const created = await t.post(valid);
+        assert.equal(created.status, 201);
+        assert.equal(created.headers.get('location'), null);
+      },
+    ],
+    'no-deprecation-headers': [
+      1,
+      async (t) => {
+        const read = await t.get('/pets/1');
+        assert.equal(read.status, 200);
+        for (const name of ['deprecation', 'sunset', 'link'])
+          assert.equal(read.headers.get(name), null);
+      },
+    ],
     'no-advisories': [
       1,
       async (t) => {

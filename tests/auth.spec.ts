@@ -5,7 +5,7 @@
 import { type Credentials, type PetStoreClient, invalidCredentials } from './support/client.ts';
 import { settings } from './support/config.ts';
 import { type Pets, expect, test } from './support/fixtures.ts';
-import { req, section } from './support/requirements.ts';
+import { advisoryOf, req, section } from './support/requirements.ts';
 
 const operations = ['listPets', 'createPet', 'getPet'] as const;
 
@@ -80,6 +80,54 @@ test.describe(section('5'), () => {
     async ({ api }) => {
       const response = await api.getPet(-9_223_372_036_854_775_807n, { credentials: 'none' });
       expect(response).toAnswerError(401);
+    },
+  );
+});
+
+test.describe(`${section('5')}: advisories (HTTP standards)`, () => {
+  test(
+    'a 401 names the Bearer scheme in WWW-Authenticate',
+    advisoryOf('ADV-WWW-AUTHENTICATE'),
+    async ({ api, pets, advise }) => {
+      const responses = (
+        await Promise.all(
+          operations.map((operation) =>
+            call(api, pets, operation, ['none', invalidCredentials(settings.apiKey)[0]!]),
+          ),
+        )
+      ).flat();
+      const problems = responses
+        .filter(
+          (response) =>
+            response.status === 401 &&
+            !/(^|,)\s*bearer\b/i.test(response.headers['www-authenticate'] ?? ''),
+        )
+        .map(
+          (response) =>
+            `${response.request.method} ${response.request.path} (${response.request.auth}): 401 without WWW-Authenticate: Bearer`,
+        );
+      advise.check('ADV-WWW-AUTHENTICATE', problems);
+    },
+  );
+
+  test(
+    'the scheme is matched case-insensitively: "bearer <API_KEY>" is accepted',
+    advisoryOf('ADV-BEARER-CASE-INSENSITIVE'),
+    async ({ api, pets, advise }) => {
+      const lowerCase: Credentials = {
+        authorization: `bearer ${settings.apiKey}`,
+        label: 'bearer <API_KEY>',
+      };
+      const responses = (
+        await Promise.all(operations.map((operation) => call(api, pets, operation, [lowerCase])))
+      ).flat();
+      const problems = responses
+        .filter((response) => response.status === 401)
+        .map(
+          (response) =>
+            `${response.request.method} ${response.request.path}: "bearer <API_KEY>" refused with 401`,
+        );
+      advise.check('ADV-BEARER-CASE-INSENSITIVE', problems);
     },
   );
 });

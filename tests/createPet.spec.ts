@@ -9,7 +9,8 @@ import { petNamePrefix } from './support/config.ts';
 import { expect, test } from './support/fixtures.ts';
 import * as generate from './support/generators.ts';
 import { checkProperty } from './support/property.ts';
-import { propertyOf, req, section } from './support/requirements.ts';
+import { responseProblems } from './support/matchers.ts';
+import { advisoryOf, propertyOf, req, section } from './support/requirements.ts';
 
 /** Sends each body and expects every one refused with 400 and an Error body. */
 function refusesEach(label: string, bodies: Record<string, Body>) {
@@ -202,6 +203,35 @@ test.describe(`${section('4.2')}: generated inputs`, () => {
           const response = await api.createPet(body);
           expect(response, `${requirement}: ${violation}`).toAnswerError(400);
         },
+      );
+    },
+  );
+});
+
+test.describe(`${section('4.2')}: advisories (HTTP standards)`, () => {
+  test(
+    'a 201 names the created pet in a Location header that resolves to it',
+    advisoryOf('ADV-LOCATION'),
+    async ({ api, pets, advise }) => {
+      const response = await api.createPet({ json: pets.newPet('location') });
+      expect(response).toAnswer(201, 'Pet');
+      const location = response.headers.location;
+      if (!location) return advise.check('ADV-LOCATION', ['the 201 has no Location header']);
+      const target = new URL(location, response.request.url).href;
+      const base = api.url('');
+      if (!target.startsWith(`${base}/`)) {
+        return advise.check('ADV-LOCATION', [
+          `Location ${location} is not below the base address ${base}`,
+        ]);
+      }
+      const fetched = await test.step(`GET the Location ${location}`, () =>
+        api.send('GET', target.slice(base.length)));
+      const pet = response.pet();
+      const same =
+        responseProblems(fetched, 200, 'Pet').length === 0 && fetched.pet().id === pet.id;
+      advise.check(
+        'ADV-LOCATION',
+        same ? [] : [`Location ${location} answers ${fetched.status}, not the pet ${pet.id}`],
       );
     },
   );

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from './support/fixtures.ts';
-import { req, section } from './support/requirements.ts';
+import { advisoryOf, req, section } from './support/requirements.ts';
 
 const removal = new Date('2030-12-05T00:00:00Z');
 
@@ -59,6 +59,36 @@ test.describe(section('4.3'), () => {
       const ids = ['abc', '1.5', '9223372036854775808', '-9223372036854775809', '1e3'];
       const responses = await Promise.all(ids.map((id) => api.getPet(id)));
       responses.forEach((response) => expect.soft(response).toAnswerError('client-error'));
+    },
+  );
+});
+
+test.describe(`${section('9')}: advisories (HTTP standards)`, () => {
+  test(
+    'the deprecated getPet announces itself with Deprecation and a Sunset on 5 December 2030',
+    advisoryOf('ADV-DEPRECATION-HEADERS'),
+    async ({ api, pets, advise }) => {
+      const response = await api.getPet((await pets.existing()).id);
+      expect(response).toAnswer(200, 'Pet');
+      const problems: string[] = [];
+      const deprecation = response.headers.deprecation;
+      if (!deprecation) problems.push('no Deprecation header (RFC 9745)');
+      else if (!/^@-?\d+$/.test(deprecation.trim())) {
+        problems.push(
+          `Deprecation "${deprecation}" is not an RFC 9745 date (@<seconds since 1970>)`,
+        );
+      }
+      const sunset = response.headers.sunset;
+      const sunsetDate = sunset ? new Date(sunset) : undefined;
+      if (!sunset) problems.push('no Sunset header (RFC 8594)');
+      else if (
+        !sunsetDate ||
+        Number.isNaN(sunsetDate.getTime()) ||
+        sunsetDate.toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)
+      ) {
+        problems.push(`Sunset "${sunset}" is not an HTTP-date on 5 December 2030`);
+      }
+      advise.check('ADV-DEPRECATION-HEADERS', problems);
     },
   );
 });

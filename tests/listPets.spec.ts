@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { expect, test } from './support/fixtures.ts';
 import * as generate from './support/generators.ts';
 import { checkProperty } from './support/property.ts';
-import { propertyOf, req, section } from './support/requirements.ts';
+import { responseProblems } from './support/matchers.ts';
+import { advisoryOf, propertyOf, req, section } from './support/requirements.ts';
 
 test.describe(section('4.1'), () => {
   test(
@@ -157,6 +158,27 @@ test.describe(`${section('4.1')}: generated inputs`, () => {
         if (response.status === 200) expect(response).toListPets({ atMost: 100 });
         else expect(response).toAnswerError('client-error');
       });
+    },
+  );
+});
+
+test.describe(`${section('4.1')}: advisories (HTTP standards)`, () => {
+  test(
+    'an out-of-range or malformed limit or status is refused with a 400 Error, not silently changed',
+    advisoryOf('ADV-INVALID-QUERY-400'),
+    async ({ api, advise }) => {
+      const queries = [
+        { limit: '0' },
+        { limit: '101' },
+        { limit: '1.5' },
+        { limit: 'abc' },
+        { status: 'adopted' },
+      ];
+      const responses = await Promise.all(queries.map((query) => api.listPets(query)));
+      const problems = responses
+        .filter((response) => responseProblems(response, 400, 'Error').length > 0)
+        .map((response) => `${response.request.path} answered ${response.status}, not a 400 Error`);
+      advise.check('ADV-INVALID-QUERY-400', problems);
     },
   );
 });

@@ -13,6 +13,8 @@ export interface Requirement {
   kind: 'normative' | 'implied' | 'advisory';
   words: string;
   checks: string;
+  /** Advisories: the standard the expectation comes from. */
+  source?: string;
 }
 
 export interface Catalogue {
@@ -49,6 +51,12 @@ export function req(...ids: [string, ...string[]]) {
 export function propertyOf(...ids: [string, ...string[]]) {
   const details = req(...ids);
   return { ...details, tag: [...details.tag, '@property'] };
+}
+
+/** The same for an advisory check: tagged @advisory as well. */
+export function advisoryOf(...ids: [string, ...string[]]) {
+  const details = req(...ids);
+  return { ...details, tag: [...details.tag, '@advisory'] };
 }
 
 /** The requirement IDs among a test's tags. */

@@ -68,6 +68,7 @@ export const conformantVariants: Variant[] = [
   {
     name: 'limits-clamped',
     kind: 'conformant',
+    lacks: ['ADV-INVALID-QUERY-400'],
     description:
       'Out-of-range limits are clamped into 1..100, non-integer limits fall back to 20; an unknown status filter gives an empty list (200).',
     apply(s) {
@@ -231,6 +232,13 @@ export const conformantVariants: Variant[] = [
   {
     name: 'no-advisories',
     kind: 'conformant',
+    lacks: [
+      'ADV-WWW-AUTHENTICATE',
+      'ADV-BEARER-CASE-INSENSITIVE',
+      'ADV-LOCATION',
+      'ADV-DEPRECATION-HEADERS',
+      'ADV-INVALID-QUERY-400',
+    ],
     description:
       'None of the HTTP-standard extras: no WWW-Authenticate, the Bearer scheme matched case-sensitively ("bearer <key>" is 401), no Deprecation, Sunset, Link or Location headers, out-of-range limits clamped (as limits-clamped).',
     apply(s) {

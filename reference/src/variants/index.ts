@@ -1,5 +1,6 @@
 // The registry of variants. Adding one: write a small Variant object in the file of its section
 // and it is picked up here.
+import { advisoryVariants } from './advisory.ts';
 import { authVariants } from './auth.ts';
 import { conformantVariants } from './conformant.ts';
 import { createVariants } from './create.ts';
@@ -27,6 +28,7 @@ export const variants: Variant[] = [
   ...errorVariants,
   ...int64Variants,
   ...conformantVariants,
+  ...advisoryVariants,
 ];
 
 const byName = new Map<string, Variant>([cleanVariant, ...variants].map((v) => [v.name, v]));

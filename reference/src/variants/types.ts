@@ -23,6 +23,8 @@ export interface Variant {
   /** The requirement ID (requirements/catalogue.json) a fault breaks; absent for conformant ones. */
   readonly breaks?: string;
   readonly description: string;
+  /** Conformant variations only: the advisory requirements (HTTP-standard extras) it lacks. */
+  readonly lacks?: readonly string[];
   readonly settings?: VariantSettings;
   /** Replaces or wraps steps of a freshly created service, before any request or seeding. */
   apply?(service: Service): void;
