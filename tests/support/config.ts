@@ -44,8 +44,10 @@ env.CONFORMANCE_RUN_ID ||= randomBytes(4).toString('hex');
 // One fast-check seed for the whole run, shown in the report, so any failure can be replayed.
 env.FC_SEED ||= String(randomBytes(4).readInt32LE());
 if (usesReference) {
-  // Neither address nor key is a secret here: the reference is started for this run only.
-  env.REFERENCE_PORT ||= String(41000 + (process.pid % 8000));
+  // Neither address nor key is a secret here: the reference is started for this run only. The
+  // port lies below Linux's ephemeral range (32768-60999): a port in it may be held by an
+  // outgoing connection of an earlier run, and listening on it would fail.
+  env.REFERENCE_PORT ||= String(20000 + (process.pid % 12000));
   env.API_KEY ||= `reference-${randomBytes(8).toString('hex')}`;
 }
 
