@@ -8,6 +8,7 @@
  * written back to process.env by the first evaluation, which workers inherit.
  */
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import 'dotenv/config';
 import { checkBaseUrl } from './base-url.ts';
 import { SetupError } from './setup-error.ts';
@@ -85,7 +86,13 @@ export const settings = {
   testTimeoutMs: intSetting('CONFORMANCE_TEST_TIMEOUT_MS', 60_000, 1),
   /** At most this many pets are created on one target in one run. */
   maxPets: intSetting('CONFORMANCE_MAX_PETS', 400),
-  workers: intSetting('CONFORMANCE_WORKERS', 4, 1),
+  // A remote target keeps workers waiting on the network; the bundled reference shares this
+  // machine's cores with them, and a worker more than the cores only costs its start-up.
+  workers: intSetting(
+    'CONFORMANCE_WORKERS',
+    usesReference ? Math.max(2, availableParallelism()) : 4,
+    1,
+  ),
   /** Only checks that create nothing run; the others are reported as skipped, with the reason. */
   readOnly: boolSetting('CONFORMANCE_READONLY'),
   /** Accept a TLS certificate the system does not trust (self-signed): test environments only. */
