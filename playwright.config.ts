@@ -14,6 +14,8 @@ export default defineConfig({
   outputDir: 'test-results',
   // A check that passes only on a second try is flaky, in the suite or the target: never retry.
   retries: 0,
+  // And with --retries, a check that passed only on a later attempt still fails the run.
+  failOnFlakyTests: true,
   workers: settings.workers,
   timeout: settings.testTimeoutMs,
   // The whole run, preflight included: a target that stalls cannot hold a CI job for hours.

@@ -91,6 +91,8 @@ function write(file: string, text: string): void {
 
 export default class ConformanceReporter implements Reporter {
   private readonly records: TestRecord[] = [];
+  /** The latest attempt of each test, by test id. */
+  private readonly attempts = new Map<string, TestRecord>();
   private startedAt = new Date();
 
   onBegin(_config: FullConfig, _suite: Suite): void {
@@ -98,7 +100,29 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    this.records.push(recordOf(test, result));
+    const record = recordOf(test, result);
+    const earlier = this.attempts.get(test.id);
+    this.attempts.set(test.id, record);
+    if (!earlier) {
+      this.records.push(record);
+      return;
+    }
+    // A retry (only when the user asked for --retries: the suite never retries). A check that
+    // passes only on a second try still fails here, with the failed attempt kept as evidence.
+    const index = this.records.indexOf(earlier);
+    const failedAttempt = earlier.outcome === 'failed' ? earlier : undefined;
+    if (test.outcome() === 'flaky' && failedAttempt) {
+      record.outcome = 'failed';
+      record.errors = [
+        `Passed only on attempt ${result.retry + 1}, after failing: a flaky target or a flaky check. ` +
+          'The failed attempt below shows what the target answered: if those answers break the ' +
+          'interface document, the target is flaky; if they conform, the check is, and that is a ' +
+          'bug of this suite.',
+        ...(failedAttempt.errors ?? []),
+      ];
+      if (failedAttempt.exchanges) record.exchanges = failedAttempt.exchanges;
+    }
+    this.records[index] = record;
   }
 
   onEnd(result: FullResult): void {
