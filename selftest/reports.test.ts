@@ -9,7 +9,6 @@
  *    links a failed requirement to the request that failed.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +18,7 @@ import type { Summary } from '../tests/support/report-model.ts';
 import { catalogue } from '../tests/support/requirements.ts';
 import { browserUnavailable, withBrowser } from './support/browser.ts';
 import { type Leak, leakForms, scanBytes, scanFolder } from './support/leak-scan.ts';
-import { projectRoot } from './support/playwright.ts';
+import { spawnNode, spawnPlaywright } from './support/playwright.ts';
 
 const apiKey = 'conformance-secret-7Hq2xZ4pL9wR';
 const forms = leakForms(apiKey);
@@ -34,25 +33,6 @@ interface Run {
   summary: Summary;
 }
 
-/** Runs a node script of the project with this environment; resolves with its exit and output. */
-function run(args: string[], env: Record<string, string>): Promise<[number, string]> {
-  const child = spawn(process.execPath, args, {
-    cwd: projectRoot,
-    env: { ...process.env, ...env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve([code ?? -1, output]);
-    }),
-  );
-}
-
 async function suiteAgainst(
   name: string,
   variant: string,
@@ -62,9 +42,8 @@ async function suiteAgainst(
   const dir = mkdtempSync(join(tmpdir(), `conformance-reports-${name}-`));
   const reports = join(dir, 'reports');
   const handle = await startReference({ apiKey, variant });
-  const cli = join(projectRoot, 'node_modules/@playwright/test/cli.js');
-  const [exitCode, output] = await run(
-    [cli, 'test', '--output', join(dir, 'test-results'), ...args],
+  const { exitCode, output } = await spawnPlaywright(
+    ['--output', join(dir, 'test-results'), ...args],
     {
       ...env,
       BASE_URL: handle.baseUrl,
@@ -72,6 +51,7 @@ async function suiteAgainst(
       FC_SEED: '20261121',
       CONFORMANCE_REPORT_DIR: reports,
     },
+    90_000,
   );
   const summaryFile = join(reports, 'conformance.json');
   assert.ok(existsSync(summaryFile), `${name}: no conformance.json (exit ${exitCode})\n${output}`);
@@ -97,7 +77,7 @@ describe('reports', { timeout: 120_000 }, () => {
         CONFORMANCE_REQUEST_TIMEOUT_MS: '1500',
       }),
     ]);
-    const [code, output] = await run(['--import', 'tsx', 'scripts/bundle.ts'], {
+    const { exitCode: code, output } = await spawnNode(['--import', 'tsx', 'scripts/bundle.ts'], {
       CONFORMANCE_REPORT_DIR: failing.reports,
     });
     assert.equal(code, 0, `npm run bundle failed:\n${output}`);

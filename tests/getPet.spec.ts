@@ -56,7 +56,8 @@ test.describe(section('4.3'), () => {
     'a petId that is not an int64 is answered with a 4xx Error, never 200 or 5xx',
     req('GET-PETID-INVALID'),
     async ({ api }) => {
-      const ids = ['abc', '1.5', '9223372036854775808', '-9223372036854775809', '1e3'];
+      // Not 1e3: JSON Schema counts 1e3 as the integer 1000, so a service may read it so.
+      const ids = ['abc', '1.5', '9223372036854775808', '-9223372036854775809'];
       const responses = await Promise.all(ids.map((id) => api.getPet(id)));
       responses.forEach((response) => expect.soft(response).toAnswerError('client-error'));
     },

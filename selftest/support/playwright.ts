@@ -73,22 +73,18 @@ export interface ProcessResult {
   durationMs: number;
 }
 
-/** Runs `playwright test` in a child process; killed after `timeoutMs`. */
-export async function spawnPlaywright(
+/** Runs a node script of the project (its arguments) in a child process; killed after `timeoutMs`. */
+export async function spawnNode(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 300_000,
 ): Promise<ProcessResult> {
   const started = Date.now();
-  const child = spawn(
-    process.execPath,
-    [join(projectRoot, 'node_modules/@playwright/test/cli.js'), 'test', ...args],
-    {
-      cwd: projectRoot,
-      env: { ...process.env, ...env, FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, args, {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -98,6 +94,16 @@ export async function spawnPlaywright(
   );
   clearTimeout(timer);
   return { exitCode, output, durationMs: Date.now() - started };
+}
+
+/** Runs `playwright test` in a child process; killed after `timeoutMs`. */
+export function spawnPlaywright(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 300_000,
+): Promise<ProcessResult> {
+  const cli = join(projectRoot, 'node_modules/@playwright/test/cli.js');
+  return spawnNode([cli, 'test', ...args], env, timeoutMs);
 }
 
 /** The outcome of every test in a Playwright JSON results file. */

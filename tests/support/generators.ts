@@ -97,11 +97,12 @@ export const newPet = (prefix: string): fc.Arbitrary<NewPet> =>
 
 /**
  * Whether the document leaves it open to refuse this valid name with 400: it says nothing of
- * size limits, so a long name may be refused (never altered); control characters may be refused
- * too. A name of ordinary length and characters must be accepted.
+ * size limits, so a long name may be refused (never altered), and a service may take control
+ * characters, unassigned code points or private-use characters for invalid values. A name of
+ * ordinary length and characters must be accepted (the fixed examples check that too).
  */
 export function nameMayBeRefused(name: string): boolean {
-  return [...name].length > 64 || /\p{Cc}/u.test(name);
+  return [...name].length > 64 || /[\p{Cc}\p{Cn}\p{Co}]/u.test(name);
 }
 
 /** A body with exactly one violation, and the requirement it breaks. */

@@ -1,6 +1,7 @@
 // Conformant variations that each lack one HTTP-standard extra (an advisory of the catalogue):
 // the suite must pass them, flag the advisory, and fail them only in strict mode.
 import type { Reply, Service } from '../service.ts';
+import { conformantVariants } from './conformant.ts';
 import { everyReply } from './helpers.ts';
 import type { Variant } from './types.ts';
 
@@ -12,7 +13,7 @@ function withoutHeaders(service: Service, names: string[]): void {
   });
 }
 
-export const advisoryVariants: Variant[] = [
+const lacksOne: Variant[] = [
   {
     name: 'no-www-authenticate',
     kind: 'conformant',
@@ -50,3 +51,17 @@ export const advisoryVariants: Variant[] = [
     apply: (s) => withoutHeaders(s, ['deprecation', 'sunset', 'link']),
   },
 ];
+
+/** The one that lacks them all: the four above, and limits clamped instead of refused. */
+const clamped = conformantVariants.find((variant) => variant.name === 'limits-clamped')!;
+const noAdvisories: Variant = {
+  name: 'no-advisories',
+  kind: 'conformant',
+  lacks: [...lacksOne, clamped].flatMap((variant) => variant.lacks ?? []),
+  description: `None of the HTTP-standard extras: ${[...lacksOne, clamped].map((variant) => variant.name).join(', ')} at once.`,
+  apply(s) {
+    for (const variant of [...lacksOne, clamped]) variant.apply?.(s);
+  },
+};
+
+export const advisoryVariants: Variant[] = [...lacksOne, noAdvisories];

@@ -229,34 +229,4 @@ export const conformantVariants: Variant[] = [
       };
     },
   },
-  {
-    name: 'no-advisories',
-    kind: 'conformant',
-    lacks: [
-      'ADV-WWW-AUTHENTICATE',
-      'ADV-BEARER-CASE-INSENSITIVE',
-      'ADV-LOCATION',
-      'ADV-DEPRECATION-HEADERS',
-      'ADV-INVALID-QUERY-400',
-    ],
-    description:
-      'None of the HTTP-standard extras: no WWW-Authenticate, the Bearer scheme matched case-sensitively ("bearer <key>" is 401), no Deprecation, Sunset, Link or Location headers, out-of-range limits clamped (as limits-clamped).',
-    apply(s) {
-      const authenticate = s.authenticate;
-      s.authenticate = (authorization) =>
-        authorization !== undefined &&
-        /^bearer /i.test(authorization) &&
-        !authorization.startsWith('Bearer ')
-          ? 'invalid'
-          : authenticate(authorization);
-      s.parseLimit = (raw) => ok(clampedLimit(raw));
-      everyReply(s, (reply) => {
-        const headers = { ...reply.headers };
-        for (const name of ['www-authenticate', 'deprecation', 'sunset', 'link', 'location']) {
-          delete headers[name];
-        }
-        return { ...reply, headers };
-      });
-    },
-  },
 ];
