@@ -4,6 +4,7 @@
  * answered with a 5xx.
  */
 import type { ApiResponse } from './support/client.ts';
+import { petNamePrefix } from './support/config.ts';
 import { expect, test } from './support/fixtures.ts';
 import { req, section } from './support/requirements.ts';
 
@@ -13,7 +14,7 @@ test.describe(section('7'), () => {
     req('ERROR-SHAPE', 'ERROR-STATUS-FIELD'),
     async ({ api }) => {
       const answers: [number, Promise<ApiResponse>][] = [
-        [400, api.createPet({ json: { name: 'petstore-conformance:invalid' } })],
+        [400, api.createPet({ json: { name: `${petNamePrefix}invalid` } })],
         [401, api.listPets({}, { credentials: 'none' })],
         [401, api.getPet(1n, { credentials: 'none' })],
         [404, api.getPet(-(2n ** 63n) + 7n)],
