@@ -998,6 +998,10 @@ describe('variants', () => {
       0,
       async (t) => assert.equal(field(await t.get('/pets', {}), 'code'), undefined),
     ],
+    'error-status-string': [
+      0,
+      async (t) => assert.equal(field(await t.get('/pets', {}), 'status'), '401'),
+    ],
     'error-html-404': [
       0,
       async (t) =>

@@ -8,7 +8,7 @@ import { petNamePrefix } from './support/config.ts';
 import { expect, test } from './support/fixtures.ts';
 import * as generate from './support/generators.ts';
 import { checkProperty } from './support/property.ts';
-import { responseProblems } from './support/matchers.ts';
+import { because, responseProblems } from './support/matchers.ts';
 import { advisoryOf, propertyOf, req, section } from './support/requirements.ts';
 
 /** Sends each body and expects every one refused with 400 and an Error body. */
@@ -64,7 +64,10 @@ test.describe(section('4.2'), () => {
       for (const response of responses) expect(response).toAnswer(201, 'Pet');
       const ids = responses.map((response) => response.pet().id);
       const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
-      expect(duplicates, `ids assigned: ${ids.join(', ')}`).toEqual([]);
+      expect(
+        duplicates,
+        because(`ids assigned to 20 concurrent creates: ${ids.join(', ')}`),
+      ).toEqual([]);
     },
   );
 

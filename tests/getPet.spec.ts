@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from './support/fixtures.ts';
+import { because } from './support/matchers.ts';
 import { advisoryOf, req, section } from './support/requirements.ts';
 
 const removal = new Date('2030-12-05T00:00:00Z');
@@ -48,7 +49,10 @@ test.describe(section('4.3'), () => {
           notFound++;
         }
       });
-      expect(notFound, `404 answers among getPet of ${candidates.join(', ')}`).toBeGreaterThan(0);
+      expect(
+        notFound,
+        because(`404 answers among getPet of ${candidates.join(', ')}`),
+      ).toBeGreaterThan(0);
     },
   );
 

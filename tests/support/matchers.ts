@@ -21,6 +21,11 @@ function requirementsOfCurrentTest(): string {
   }
 }
 
+/** A message for a plain assertion, prefixed with the current test's requirement IDs. */
+export function because(detail: string): string {
+  return `${requirementsOfCurrentTest()}${detail}`;
+}
+
 function report(name: string, response: ApiResponse, expected: string, problems: string[]) {
   return {
     name,
@@ -110,6 +115,20 @@ export const expect = baseExpect.extend({
     const what = status === 'client-error' ? 'a 4xx other than 401' : `${status}`;
     const expected = schema ? `${what} with a ${schema} body in application/json` : what;
     return report('toAnswer', response, expected, responseProblems(response, status, schema));
+  },
+
+  /** The body is sent as application/json (parameters such as charset are fine), whatever the status. */
+  toBeJsonMedia(response: ApiResponse): MatcherResult {
+    const problems = response.isJson
+      ? []
+      : [`Content-Type is "${response.contentType}", not application/json`];
+    return report('toBeJsonMedia', response, 'a body in application/json', problems);
+  },
+
+  /** Any answer but a 5xx: for inputs where the document allows several answers, none a 5xx. */
+  toAnswerWithout5xx(response: ApiResponse): MatcherResult {
+    const problems = response.status >= 500 ? [`status ${response.status}: a server error`] : [];
+    return report('toAnswerWithout5xx', response, 'any status below 500', problems);
   },
 
   /** An error answer: the status (or any 4xx but 401) with an Error body whose status matches. */

@@ -19,6 +19,19 @@ export const errorVariants: Variant[] = [
     },
   },
   {
+    name: 'error-status-string',
+    kind: 'fault',
+    breaks: 'ERROR-SHAPE',
+    description: 'Error.status is written as a string ("401") instead of an integer.',
+    apply(s) {
+      const renderError = s.renderError;
+      s.renderError = (status, code, message) => ({
+        ...(renderError(status, code, message) as Record<string, unknown>),
+        status: String(status),
+      });
+    },
+  },
+  {
     name: 'error-html-404',
     kind: 'fault',
     breaks: 'ERROR-SHAPE',
