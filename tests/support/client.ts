@@ -10,6 +10,7 @@
  */
 import { type APIRequestContext, type APIResponse, test } from '@playwright/test';
 import type { Ledger } from './ledger.ts';
+import { redactKey } from './secret.ts';
 import {
   type JsonValue,
   excerpt,
@@ -299,8 +300,7 @@ export class PetStoreClient {
 
   /** Removes the key from any text that may reach a report. */
   scrub(text: string): string {
-    const key = this.options.apiKey;
-    return key ? text.split(key).join('<API_KEY>') : text;
+    return redactKey(text, this.options.apiKey);
   }
 }
 

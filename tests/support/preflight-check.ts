@@ -8,6 +8,7 @@
  */
 import { type APIResponse, request } from '@playwright/test';
 import { shownUrl } from './base-url.ts';
+import { redactKey } from './secret.ts';
 import { firstLine, transportCause } from './transport-errors.ts';
 
 export interface PreflightOptions {
@@ -53,8 +54,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   }
 
   // A hostile target may echo the request, key included.
-  const scrub = (text: string) =>
-    options.apiKey ? text.split(options.apiKey).join('<API_KEY>') : text;
+  const scrub = (text: string) => redactKey(text, options.apiKey);
   const shown = shownUrl(url);
   if (!finding) {
     return {

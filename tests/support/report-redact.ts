@@ -20,24 +20,12 @@ import type {
   TestStep,
 } from '@playwright/test/reporter';
 import { settings } from './config.ts';
+import { redactKey } from './secret.ts';
 
-export const redactedKey = '<API_KEY>';
 
-/** The forms in which a key could be written: as sent, URL-encoded, and base64 (Basic auth). */
-export function secretForms(key: string): string[] {
-  if (key === '') return [];
-  const forms = [
-    key,
-    encodeURIComponent(key),
-    Buffer.from(key).toString('base64'),
-    Buffer.from(key).toString('base64url'),
-  ];
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
-}
-
-/** The text with every form of the key replaced by <API_KEY>. */
+/** The text with every form of the run's key replaced by <API_KEY>. */
 export function redact(text: string, key = settings.apiKey): string {
-  return secretForms(key).reduce((out, form) => out.split(form).join(redactedKey), text);
+  return redactKey(text, key);
 }
 
 /** A copy of a JSON-like value with every string redacted. */
