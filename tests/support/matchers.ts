@@ -5,6 +5,7 @@
 import { expect as baseExpect, test } from '@playwright/test';
 import type { ApiResponse, Pet } from './client.ts';
 import { requirementIds } from './requirements.ts';
+import { exactInteger, isJsonNumber } from './lossless-json.ts';
 import { type SchemaName, validateBody } from './schema.ts';
 
 /** `client-error`: any 4xx but 401 (the suite is authenticated), for answers the document leaves open. */
@@ -68,11 +69,12 @@ export function responseProblems(
   if (!body.ok) return [...problems, `${body.problem}: a ${schema} body was expected`];
   problems.push(...validateBody(schema, body.value).map((problem) => `${schema}: ${problem}`));
   if (schema === 'Error') {
+    // Compared as numbers, exactly: 401.0 is the integer 401 to JSON Schema, "401" is a string.
     const field = (body.value as Record<string, unknown> | null)?.status;
-    const value =
-      field && typeof field === 'object' && 'value' in field ? String(field.value) : String(field);
-    if (value !== String(response.status)) {
-      problems.push(`Error.status is ${value}, not the HTTP status ${response.status}`);
+    const value = isJsonNumber(field) ? exactInteger(field.value) : undefined;
+    if (value !== BigInt(response.status)) {
+      const shown = isJsonNumber(field) ? field.value : JSON.stringify(field);
+      problems.push(`Error.status is ${shown}, not the HTTP status ${response.status}`);
     }
   }
   return problems;
