@@ -22,7 +22,6 @@ import type {
 import { settings } from './config.ts';
 import { redactKey } from './secret.ts';
 
-
 /** The text with every form of the run's key replaced by <API_KEY>. */
 export function redact(text: string, key = settings.apiKey): string {
   return redactKey(text, key);
