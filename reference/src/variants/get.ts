@@ -1,4 +1,5 @@
 // Faults in getPet (sections 4.3 and 9).
+import { afterOperation } from './helpers.ts';
 import type { Variant } from './types.ts';
 
 export const getVariants: Variant[] = [
@@ -22,11 +23,9 @@ export const getVariants: Variant[] = [
     breaks: 'GET-404-UNKNOWN',
     description: 'An unknown id is answered 200 with the body null.',
     apply(s) {
-      const getPet = s.getPet;
-      s.getPet = async (req, rawPetId) => {
-        const reply = await getPet(req, rawPetId);
-        return reply.status === 404 ? { status: 200, headers: {}, json: null } : reply;
-      };
+      afterOperation(s, 'getPet', (reply) =>
+        reply.status === 404 ? { status: 200, headers: {}, json: null } : reply,
+      );
     },
   },
   {
@@ -35,13 +34,11 @@ export const getVariants: Variant[] = [
     breaks: 'GETPET-DEPRECATED-KEPT',
     description: 'getPet answers 410 Gone with an Error body: removed before the announced date.',
     apply(s) {
-      const getPet = s.getPet;
-      s.getPet = async (req, rawPetId) => {
-        const reply = await getPet(req, rawPetId);
-        return reply.status === 200
+      afterOperation(s, 'getPet', (reply) =>
+        reply.status === 200
           ? s.errorReply(410, 'gone', 'getPet was removed; use GET /pets with the status filter')
-          : reply;
-      };
+          : reply,
+      );
     },
   },
   {

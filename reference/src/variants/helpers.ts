@@ -29,9 +29,14 @@ export function afterValidation(
 /** Rewrites the replies of one operation. */
 export function afterOperation(
   service: Service,
-  operation: Exclude<OperationName, 'getPet'>,
+  operation: OperationName,
   rewrite: (reply: Reply) => Reply,
 ): void {
+  if (operation === 'getPet') {
+    const getPet = service.getPet;
+    service.getPet = async (req, rawPetId) => rewrite(await getPet(req, rawPetId));
+    return;
+  }
   const run = service[operation];
   service[operation] = async (req) => rewrite(await run(req));
 }
