@@ -55,11 +55,13 @@ export function responseProblems(
 ): string[] {
   const problems: string[] = [];
   if (!statusMatches(status, response.status)) {
-    problems.push(
+    // The body answers another status: judging it by this one's schema would only add noise
+    // (it is shown in full beside the message).
+    return [
       status === 'client-error'
         ? `status ${response.status} is not a 4xx other than 401`
         : `status ${response.status}, not ${status}`,
-    );
+    ];
   }
   if (!schema) return problems;
   if (!response.isJson) {
