@@ -6,8 +6,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { settings, usesReference } from './tests/support/config.ts';
-import { reportPaths } from './tests/support/report-paths.ts';
+import { reportPaths } from './tests/support/reporting/paths.ts';
+import { factsKey } from './tests/support/reporting/summary.ts';
+import { runFacts, settings, usesReference } from './tests/support/setup/settings.ts';
 
 export default defineConfig({
   testDir: 'tests',
@@ -20,20 +21,22 @@ export default defineConfig({
   timeout: settings.testTimeoutMs,
   // The whole run, preflight included: a target that stalls cannot hold a CI job for hours.
   globalTimeout: settings.runTimeoutMs,
-  // One request before any test: unreachable, key rejected, wrong address (see preflight.ts).
+  // One request before any test: unreachable, key rejected, wrong address (see setup/).
   // An absolute path, so that configurations extending this one elsewhere keep it.
-  globalSetup: fileURLToPath(new URL('./tests/support/preflight.ts', import.meta.url)),
+  globalSetup: fileURLToPath(new URL('./tests/support/setup/preflight.ts', import.meta.url)),
   forbidOnly: true,
   // The redacting reporter comes first: it removes the API key from every result before the
   // others see it (see its header). Reports go to reports/, or CONFORMANCE_REPORT_DIR.
   reporter: [
-    ['./tests/support/report-redact.ts'],
+    ['./tests/support/reporting/redacting-reporter.ts'],
     [process.env.CI ? 'dot' : 'list'],
     ['html', { outputFolder: reportPaths.html, open: 'never' }],
     ['json', { outputFile: reportPaths.results }],
     ['junit', { outputFile: reportPaths.junit }],
-    ['./tests/support/reporter.ts'],
+    ['./tests/support/reporting/conformance-reporter.ts'],
   ],
+  // The run's facts (target, run id, seed), for the reports: carried in the run, not read again.
+  metadata: { [factsKey]: runFacts },
   use: {
     baseURL: settings.baseUrl,
     // Traces would record request headers, and so the API key.

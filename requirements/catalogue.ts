@@ -55,3 +55,8 @@ export function sectionTitle(section: string): string {
   if (title === undefined) throw new Error(`No section ${section} in the catalogue`);
   return title;
 }
+
+/** The requirement IDs among a test's tags (`@LIST-LIMIT-DEFAULT` or `LIST-LIMIT-DEFAULT`). */
+export function idsAmong(tags: readonly string[]): RequirementId[] {
+  return tags.map((tag) => tag.replace(/^@/, '')).filter(isRequirementId);
+}

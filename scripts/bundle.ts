@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { reportDir, reportPaths } from '../tests/support/report-paths.ts';
+import { reportDir, reportPaths } from '../tests/support/reporting/paths.ts';
 import { type TarEntry, fileEntry, folderEntries, tar } from './tar.ts';
 
 const wanted = [reportPaths.summaryHtml, reportPaths.summaryJson, reportPaths.junit];

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startReference } from '../reference/src/server.ts';
-import { preflight } from '../tests/support/preflight-check.ts';
+import { preflight } from '../tests/support/setup/preflight-check.ts';
 import { startCountingProxy } from './support/counting-proxy.ts';
 import {
   type HostileTarget,

@@ -2,10 +2,18 @@
  * §5 Authentication: every operation requires `Authorization: Bearer <API_KEY>`; a missing or
  * invalid key is answered with 401 and an Error body, before any validation or lookup.
  */
-import { type Credentials, type PetStoreClient, invalidCredentials } from './support/client.ts';
-import { settings } from './support/config.ts';
-import { type Pets, expect, test } from './support/fixtures.ts';
-import { advisoryOf, req, section } from './support/requirements.ts';
+import {
+  type Credentials,
+  type PetStoreClient,
+  type Pets,
+  advisoryOf,
+  expect,
+  invalidCredentials,
+  req,
+  section,
+  settings,
+  test,
+} from './support/vocabulary/index.ts';
 
 const operations = ['listPets', 'createPet', 'getPet'] as const;
 

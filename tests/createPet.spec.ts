@@ -3,13 +3,22 @@
  * sent and a fresh id); a body missing a required field or holding an invalid value is refused
  * with 400 and an Error body.
  */
-import { type Body, type PetStoreClient, petStatuses } from './support/client.ts';
-import { petNamePrefix } from './support/config.ts';
-import { expect, test } from './support/fixtures.ts';
-import * as generate from './support/generators.ts';
-import { checkProperty } from './support/property.ts';
-import { because, responseProblems } from './support/matchers.ts';
-import { advisoryOf, propertyOf, req, section } from './support/requirements.ts';
+import {
+  type Body,
+  type PetStoreClient,
+  advisoryOf,
+  because,
+  checkProperty,
+  expect,
+  generate,
+  petNamePrefix,
+  petStatuses,
+  propertyOf,
+  req,
+  responseProblems,
+  section,
+  test,
+} from './support/vocabulary/index.ts';
 
 /** Sends each body and expects every one refused with 400 and an Error body. */
 function refusesEach(label: string, bodies: Record<string, Body>) {

@@ -3,11 +3,15 @@
  * equal to the HTTP status) in application/json, every body is JSON, and nothing in scope is
  * answered with a 5xx.
  */
-import type { ApiResponse } from './support/client.ts';
-import { petNamePrefix } from './support/config.ts';
-import { expect, test } from './support/fixtures.ts';
-import { because } from './support/matchers.ts';
-import { req, section } from './support/requirements.ts';
+import {
+  type ApiResponse,
+  because,
+  expect,
+  petNamePrefix,
+  req,
+  section,
+  test,
+} from './support/vocabulary/index.ts';
 
 test.describe(section('7'), () => {
   test(

@@ -3,9 +3,7 @@
  * with an Error for an id no pet has, and keeps working until its announced removal.
  */
 import { randomBytes } from 'node:crypto';
-import { expect, test } from './support/fixtures.ts';
-import { because } from './support/matchers.ts';
-import { advisoryOf, req, section } from './support/requirements.ts';
+import { advisoryOf, because, expect, req, section, test } from './support/vocabulary/index.ts';
 
 const removal = new Date('2030-12-05T00:00:00Z');
 

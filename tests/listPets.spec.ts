@@ -3,13 +3,19 @@
  * optionally only those of one status. A store may hold any number of pets and other clients may
  * add more meanwhile; the checks hold whatever the store holds, because it only grows.
  */
-import { petStatuses } from './support/client.ts';
 import fc from 'fast-check';
-import { expect, test } from './support/fixtures.ts';
-import * as generate from './support/generators.ts';
-import { checkProperty } from './support/property.ts';
-import { responseProblems } from './support/matchers.ts';
-import { advisoryOf, propertyOf, req, section } from './support/requirements.ts';
+import {
+  advisoryOf,
+  checkProperty,
+  expect,
+  generate,
+  petStatuses,
+  propertyOf,
+  req,
+  responseProblems,
+  section,
+  test,
+} from './support/vocabulary/index.ts';
 
 test.describe(section('4.1'), () => {
   test(

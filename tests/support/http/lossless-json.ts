@@ -74,8 +74,3 @@ export function toPlain(value: JsonValue): unknown {
 export function stringifyExact(value: unknown): string {
   return stringify(value, (_key, item) => item) ?? 'null';
 }
-
-/** Abbreviates long text for failure messages. */
-export function excerpt(text: string, max = 600): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters in all)`;
-}

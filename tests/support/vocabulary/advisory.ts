@@ -8,13 +8,13 @@
  */
 import { test } from '@playwright/test';
 import { expect } from './matchers.ts';
-import { requirement } from './requirements.ts';
+import { type RequirementId, requirement } from '../../../requirements/catalogue.ts';
 
 export class Advisor {
   constructor(private readonly strict: boolean) {}
 
   /** Records the advisory as met (no problems) or flagged; in strict mode a flag fails the test. */
-  check(id: string, problems: string[]): void {
+  check(id: RequirementId, problems: string[]): void {
     if (requirement(id).kind !== 'advisory')
       throw new Error(`${id} is not an advisory requirement`);
     const info = test.info();

@@ -3,23 +3,28 @@
  * that name the requirement, the request, what was expected and what came back.
  */
 import { expect as baseExpect, test } from '@playwright/test';
-import type { ApiResponse, Pet } from './client.ts';
-import { requirementIds } from './requirements.ts';
-import { exactInteger, isJsonNumber } from './lossless-json.ts';
-import { type SchemaName, validateBody } from './schema.ts';
+import type { ApiResponse, Pet } from '../http/client.ts';
+import { exactInteger, isJsonNumber } from '../http/lossless-json.ts';
+import { type SchemaName, validateBody } from '../http/schema.ts';
+import { checkFailure } from '../reporting/failure-text.ts';
+import { requirementIds } from './tags.ts';
 
 /** `client-error`: any 4xx but 401 (the suite is authenticated), for answers the document leaves open. */
 export type ExpectedStatus = number | 'client-error';
 
 type MatcherResult = { pass: boolean; message: () => string; name: string };
 
-function requirementsOfCurrentTest(): string {
+function requirementIdsOfCurrentTest(): string[] {
   try {
-    const ids = requirementIds(test.info().tags);
-    return ids.length ? `[${ids.join(', ')}] ` : '';
+    return requirementIds(test.info().tags);
   } catch {
-    return '';
+    return [];
   }
+}
+
+function requirementsOfCurrentTest(): string {
+  const ids = requirementIdsOfCurrentTest();
+  return ids.length ? `[${ids.join(', ')}] ` : '';
 }
 
 /** A message for a plain assertion, prefixed with the current test's requirement IDs. */
@@ -32,12 +37,12 @@ function report(name: string, response: ApiResponse, expected: string, problems:
     name,
     pass: problems.length === 0,
     message: () =>
-      [
-        `${requirementsOfCurrentTest()}${response.describeRequest()}`,
-        `Expected: ${expected}`,
-        `Received: ${response.describeResponse()}`,
-        ...problems.map((problem) => `  - ${problem}`),
-      ].join('\n'),
+      checkFailure({
+        requirements: requirementIdsOfCurrentTest(),
+        exchange: response,
+        expected,
+        problems,
+      }),
   };
 }
 

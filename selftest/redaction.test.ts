@@ -1,7 +1,7 @@
-/** The API key's removal from text (tests/support/secret.ts). */
+/** Redaction: the API key's removal from text (tests/support/reporting/redaction.ts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { redactKey } from '../tests/support/secret.ts';
+import { redactKey } from '../tests/support/reporting/redaction.ts';
 
 test('a key is removed as sent, URL-encoded and base64-encoded', () => {
   const key = 'k3y/with+odd=chars';

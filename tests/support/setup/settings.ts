@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import 'dotenv/config';
 import { checkBaseUrl } from './base-url.ts';
+import type { ConfiguredFacts } from '../reporting/summary.ts';
 import { SetupError } from './setup-error.ts';
 
 const env = process.env;
@@ -40,6 +41,14 @@ function boolSetting(name: string): boolean {
 
 /** True when no BASE_URL is configured: the suite starts and targets the bundled reference. */
 export const usesReference = !env.BASE_URL;
+
+// Redaction (reporting/redaction.ts) removes the values of these variables from every report, in
+// every process of the run.
+env.CONFORMANCE_SECRET_VARS = [
+  ...new Set(['API_KEY', ...(env.CONFORMANCE_SECRET_VARS ?? '').split(',')]),
+]
+  .filter(Boolean)
+  .join(',');
 
 env.CONFORMANCE_RUN_ID ||= randomBytes(4).toString('hex');
 // One fast-check seed for the whole run, shown in the report, so any failure can be replayed.
@@ -111,3 +120,12 @@ export const settings = {
 
 /** Every pet the suite creates has a name starting with this, so staging owners can find them. */
 export const petNamePrefix = `petstore-conformance:${settings.runId}:`;
+
+/** What the reports need to know of the run, kept in the configuration's metadata (see summary.ts). */
+export const runFacts: ConfiguredFacts = {
+  target: settings.baseUrl,
+  runId: settings.runId,
+  seed: settings.fcSeed,
+  strict: settings.strict,
+  petNamePrefix,
+};

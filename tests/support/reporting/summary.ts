@@ -8,7 +8,7 @@
  * with it failed (strict mode), flagged when a test recorded it as flagged, met when a test
  * tagged with it passed, and not run otherwise. Advisories never count toward conformance.
  */
-import { type Requirement, catalogue } from './requirements.ts';
+import { type Requirement, catalogue } from '../../../requirements/catalogue.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
 export type Verdict = 'passed' | 'failed' | 'not run';
@@ -71,18 +71,29 @@ export interface AdvisoryResult extends Requirement {
   tests: TestRef[];
 }
 
-export interface RunFacts {
-  suiteVersion: string;
+/**
+ * What the configuration knows of the run before it starts. The Playwright configuration puts it
+ * in its metadata (key `conformance`), so that reporters read it from the run itself, also when
+ * they run in another process (a merge of shards).
+ */
+export interface ConfiguredFacts {
   target: string;
   runId: string;
   seed: number;
   strict: boolean;
+  petNamePrefix: string;
+}
+
+export interface RunFacts extends ConfiguredFacts {
+  suiteVersion: string;
   startedAt: string;
   finishedAt: string;
   /** Playwright's overall status: passed, failed, timedout or interrupted. */
   status: string;
-  petNamePrefix: string;
 }
+
+/** The key of the configuration's metadata under which ConfiguredFacts are kept. */
+export const factsKey = 'conformance';
 
 export interface Summary extends RunFacts {
   interface: string;

@@ -1,5 +1,6 @@
 /**
- * Keeps the API key out of every report, as a reporter listed first in the configuration.
+ * Keeps the API key out of every report, as a reporter listed first in the configuration (the
+ * text itself is redacted by redaction.ts).
  *
  * Why a reporter: Playwright records each request of the `request` fixture as a step of its own,
  * and when a request fails (a timeout, a refused connection) that step's error carries the call
@@ -19,25 +20,7 @@ import type {
   TestResult,
   TestStep,
 } from '@playwright/test/reporter';
-import { settings } from './config.ts';
-import { redactKey } from './secret.ts';
-
-/** The text with every form of the run's key replaced by <API_KEY>. */
-export function redact(text: string, key = settings.apiKey): string {
-  return redactKey(text, key);
-}
-
-/** A copy of a JSON-like value with every string redacted. */
-export function redactDeep<T>(value: T, key = settings.apiKey): T {
-  if (typeof value === 'string') return redact(value, key) as T;
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, key)) as T;
-  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [name, redactDeep(item, key)]),
-    ) as T;
-  }
-  return value;
-}
+import { redact, redactDeep } from './redaction.ts';
 
 function redactError(error: TestError | undefined): void {
   for (let current = error; current; current = current.cause) {

@@ -6,14 +6,9 @@
  *
  * Every text from the run goes through `escapeHtml`: error messages quote response bodies.
  */
-import type {
-  AdvisoryResult,
-  RequirementResult,
-  Summary,
-  TestRecord,
-  TestRef,
-} from './report-model.ts';
-import { summaryScript, summaryStyle } from './report-style.ts';
+import type { AdvisoryResult, RequirementResult, Summary, TestRecord, TestRef } from './summary.ts';
+import { splitFailure } from './failure-text.ts';
+import { summaryScript, summaryStyle } from './summary-style.ts';
 
 export function escapeHtml(text: string | number | boolean): string {
   return String(text).replace(
@@ -47,44 +42,6 @@ const requirementAnchor = (id: string) => `req-${id}`;
 function target(item: RequirementResult | AdvisoryResult): string {
   const failing = item.tests.find((ref) => ref.outcome === 'failed');
   return `#${failing ? failureAnchor(failing.test) : requirementAnchor(item.id)}`;
-}
-
-export interface FailureParts {
-  /** The request line(s): method, address, Authorization as described (never the key). */
-  request?: string;
-  expected?: string;
-  received?: string;
-  /** Anything else (a timeout, an exception), or the whole message when it has no structure. */
-  other?: string;
-}
-
-/** Splits a matcher's message ("[IDs] request / Expected: … / Received: …") into its parts. */
-export function splitFailure(message: string): FailureParts {
-  const lines = message.replace(/^Error: /, '').split('\n');
-  lines[0] = lines[0]!.replace(/^\[[A-Z0-9, -]+\] /, '');
-  const expected = lines.findIndex((line) => line.startsWith('Expected: '));
-  const received = lines.findIndex((line) => line.startsWith('Received: '));
-  if (expected > 0 && received > expected) {
-    return {
-      request: lines.slice(0, expected).join('\n'),
-      expected: lines
-        .slice(expected, received)
-        .join('\n')
-        .replace(/^Expected: /, ''),
-      received: lines
-        .slice(received)
-        .join('\n')
-        .replace(/^Received: /, '')
-        .trimEnd(),
-    };
-  }
-  // A request that got no usable answer: "GET … (Authorization: …) failed: why".
-  const request = /^[A-Z]+ \S+ \(Authorization: .*?\)(?= failed: |: |$)/.exec(lines[0]!)?.[0];
-  if (request) {
-    const why = lines[0]!.slice(request.length).replace(/^( failed)?: /, '');
-    return { request, other: [why, ...lines.slice(1)].join('\n').trim() };
-  }
-  return { other: lines.join('\n').trim() };
 }
 
 const where = (item: { file: string; line: number; project: string }) =>

@@ -12,7 +12,7 @@ import { type JsonValue, exactInteger, int64Of, isJsonNumber, toPlain } from './
 
 export type SchemaName = 'PetStatus' | 'NewPet' | 'Pet' | 'Pets' | 'Error';
 
-const schemaDir = new URL('../../schemas/', import.meta.url);
+const schemaDir = new URL('../../../schemas/', import.meta.url);
 const schemas = new Map<string, AnySchemaObject>(
   readdirSync(schemaDir)
     .filter((file) => file.endsWith('.json'))

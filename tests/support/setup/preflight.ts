@@ -3,7 +3,7 @@
  * target, after the bundled reference, if used, has started (Playwright starts its webServer
  * first). A failure stops the run with one message and a non-zero exit, before any test.
  */
-import { settings } from './config.ts';
+import { settings } from './settings.ts';
 import { preflight } from './preflight-check.ts';
 import { SetupError } from './setup-error.ts';
 

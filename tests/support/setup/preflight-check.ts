@@ -8,8 +8,8 @@
  */
 import { type APIResponse, request } from '@playwright/test';
 import { shownUrl } from './base-url.ts';
-import { redactKey } from './secret.ts';
-import { firstLine, transportCause } from './transport-errors.ts';
+import { firstLine, transportCause } from '../http/transport-errors.ts';
+import { redact } from '../reporting/redaction.ts';
 
 export interface PreflightOptions {
   baseUrl: string;
@@ -54,7 +54,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   }
 
   // A hostile target may echo the request, key included.
-  const scrub = (text: string) => redactKey(text, options.apiKey);
+  const scrub = (text: string) => redact(text, [options.apiKey]);
   const shown = shownUrl(url);
   if (!finding) {
     return {

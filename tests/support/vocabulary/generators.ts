@@ -3,9 +3,9 @@
  * emoji, a categoryId that rounds somewhere above 2^53, a truncation at some length.
  */
 import fc from 'fast-check';
-import type { Body, NewPet, PetStatus } from './client.ts';
-import { petStatuses } from './client.ts';
-import { INT64_MAX, INT64_MIN, stringifyExact } from './lossless-json.ts';
+import type { RequirementId } from '../../../requirements/catalogue.ts';
+import { type Body, type NewPet, type PetStatus, petStatuses } from '../http/client.ts';
+import { INT64_MAX, INT64_MIN, stringifyExact } from '../http/lossless-json.ts';
 
 const twoTo53 = 2n ** 53n;
 
@@ -108,7 +108,7 @@ export function nameMayBeRefused(name: string): boolean {
 /** A body with exactly one violation, and the requirement it breaks. */
 export interface InvalidBody {
   violation: string;
-  requirement: string;
+  requirement: RequirementId;
   body: Body;
 }
 
@@ -140,11 +140,15 @@ export const invalidBody = (prefix: string): fc.Arbitrary<InvalidBody> => {
     fc.constantFrom('name', 'categoryId').map((field) => {
       const body: Record<string, unknown> = base({});
       delete body[field];
-      return { violation: `no ${field}`, requirement: 'CREATE-400-REQUIRED', body: json(body) };
+      return {
+        violation: `no ${field}`,
+        requirement: 'CREATE-400-REQUIRED' as const,
+        body: json(body),
+      };
     }),
     notString.map((value) => ({
       violation: `name ${JSON.stringify(value)}`,
-      requirement: 'CREATE-400-NAME-TYPE',
+      requirement: 'CREATE-400-NAME-TYPE' as const,
       body: json(base({ name: value })),
     })),
     fc
@@ -158,17 +162,17 @@ export const invalidBody = (prefix: string): fc.Arbitrary<InvalidBody> => {
       )
       .map((literal) => ({
         violation: `categoryId ${literal}`,
-        requirement: 'CREATE-400-CATEGORYID-TYPE',
+        requirement: 'CREATE-400-CATEGORYID-TYPE' as const,
         body: { raw: `{"name": ${JSON.stringify(name)}, "categoryId": ${literal}}` },
       })),
     outsideInt64.map((value) => ({
       violation: `categoryId ${value}`,
-      requirement: 'CREATE-400-CATEGORYID-RANGE',
+      requirement: 'CREATE-400-CATEGORYID-RANGE' as const,
       body: json(base({ categoryId: value })),
     })),
     invalidStatus.map((value) => ({
       violation: `status ${JSON.stringify(value)}`,
-      requirement: 'CREATE-400-STATUS',
+      requirement: 'CREATE-400-STATUS' as const,
       body: json(base({ status: value })),
     })),
     fc
@@ -178,7 +182,11 @@ export const invalidBody = (prefix: string): fc.Arbitrary<InvalidBody> => {
         fc.string({ maxLength: 8 }).map((text) => JSON.stringify(text)),
         fc.constant(stringifyExact([base({})])),
       )
-      .map((raw) => ({ violation: `body ${raw}`, requirement: 'CREATE-400-BODY', body: { raw } })),
+      .map((raw) => ({
+        violation: `body ${raw}`,
+        requirement: 'CREATE-400-BODY' as const,
+        body: { raw },
+      })),
   );
 };
 

@@ -16,23 +16,24 @@ import type {
   TestCase,
   TestResult,
 } from '@playwright/test/reporter';
-import { petNamePrefix, settings } from './config.ts';
-import { renderSummaryHtml } from './report-html.ts';
+import { idsAmong } from '../../../requirements/catalogue.ts';
+import { renderSummaryHtml } from './summary-html.ts';
 import {
   type AdvisoryNote,
+  type ConfiguredFacts,
   type Outcome,
   type TestRecord,
   consoleSummary,
+  factsKey,
   parseAdvisoryNote,
   summarize,
-} from './report-model.ts';
-import { reportPaths } from './report-paths.ts';
-import { redact, redactDeep } from './report-redact.ts';
-import { requirementIds } from './requirements.ts';
+} from './summary.ts';
+import { reportPaths } from './paths.ts';
+import { redact, redactDeep } from './redaction.ts';
 
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const suiteVersion: string = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
 ).version;
 
 type Annotation = { type: string; description?: string };
@@ -60,7 +61,7 @@ export function recordOf(test: TestCase, result: TestResult): TestRecord {
     title: test.titlePath().slice(3).join(' › '),
     file: relative(projectRoot, test.location.file),
     line: test.location.line,
-    requirements: requirementIds(test.tags),
+    requirements: idsAmong(test.tags),
     outcome,
     status: result.status,
     durationMs: result.duration,
@@ -94,9 +95,11 @@ export default class ConformanceReporter implements Reporter {
   /** The latest attempt of each test, by test id. */
   private readonly attempts = new Map<string, TestRecord>();
   private startedAt = new Date();
+  private facts?: ConfiguredFacts;
 
-  onBegin(_config: FullConfig, _suite: Suite): void {
+  onBegin(config: FullConfig, _suite: Suite): void {
     this.startedAt = new Date();
+    this.facts = config.metadata[factsKey] as ConfiguredFacts | undefined;
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -129,15 +132,16 @@ export default class ConformanceReporter implements Reporter {
     const summary = redactDeep(
       summarize(
         {
+          target: '(unknown: the configuration gave no run facts)',
+          runId: '',
+          seed: 0,
+          strict: false,
+          petNamePrefix: '',
+          ...this.facts,
           suiteVersion,
-          target: settings.baseUrl,
-          runId: settings.runId,
-          seed: settings.fcSeed,
-          strict: settings.strict,
           startedAt: this.startedAt.toISOString(),
           finishedAt: new Date().toISOString(),
           status: result.status,
-          petNamePrefix,
         },
         // Completion order varies with the workers: list tests as the files do.
         [...this.records].sort(

@@ -1,25 +1,20 @@
 /**
- * The suite's fixtures: `api`, a pet store client for the configured target, and `pets`, which
- * creates labelled pets and grows the store to the size a check needs.
- *
- * Every test reports how many requests it sent and pets it created (as annotations the reporter
- * sums), and a failing test gets the whole exchange attached, with curl commands to repeat it.
+ * `pets`: creates pets named with the run's marker, so staging owners can find them, and grows
+ * the store to the size a check needs (the interface has no delete, so a store only grows).
  */
 import { test as base } from '@playwright/test';
-import { Advisor } from './advisory.ts';
 import {
   type NewPet,
   type Pet,
   type PetStatus,
-  PetStoreClient,
+  type PetStoreClient,
   readOnlySkipReason,
-} from './client.ts';
-import { petNamePrefix, settings } from './config.ts';
-import { Ledger } from './ledger.ts';
+} from '../http/client.ts';
+import { petNamePrefix } from '../setup/settings.ts';
 import { expect } from './matchers.ts';
 
 /** What a worker knows about the target's store: it only grows (the interface has no delete). */
-interface StoreFloor {
+export interface StoreFloor {
   atLeast: number;
   /** A pet this worker created, for checks that only need some existing pet. */
   sample?: Pet;
@@ -104,51 +99,3 @@ export class Pets {
     });
   }
 }
-
-export const test = base.extend<
-  { api: PetStoreClient; pets: Pets; advise: Advisor; conformanceStrict: boolean },
-  { storeFloor: StoreFloor }
->({
-  /** Strict mode: flagged advisories fail their tests (CONFORMANCE_STRICT=1). */
-  conformanceStrict: [settings.strict, { option: true }],
-
-  advise: async ({ conformanceStrict }, use) => use(new Advisor(conformanceStrict)),
-
-  // Playwright requires the object pattern even when a fixture uses no other fixture.
-  // eslint-disable-next-line no-empty-pattern
-  storeFloor: [async ({}, use) => use({ atLeast: 0 }), { scope: 'worker' }],
-
-  api: async ({ request, baseURL }, use, testInfo) => {
-    const baseUrl = baseURL ?? settings.baseUrl;
-    const ledger = new Ledger(settings.runId, baseUrl, settings.maxPets);
-    const api = new PetStoreClient(request, {
-      baseUrl,
-      apiKey: settings.apiKey,
-      timeoutMs: settings.requestTimeoutMs,
-      ledger,
-      readOnly: settings.readOnly,
-      maxResponseBytes: settings.maxResponseBytes,
-    });
-    await use(api);
-    testInfo.annotations.push({ type: 'requests', description: String(ledger.requests) });
-    if (ledger.petsCreated > 0) {
-      testInfo.annotations.push({ type: 'pets created', description: String(ledger.petsCreated) });
-    }
-    if (testInfo.status !== testInfo.expectedStatus && api.exchanges.length > 0) {
-      const log = api.exchanges
-        .map((exchange, index) =>
-          [
-            `#${index + 1} ${exchange.describeRequest()}`,
-            `=> ${exchange.describeResponse()}`,
-            `repeat: ${exchange.curl()}`,
-          ].join('\n'),
-        )
-        .join('\n\n');
-      await testInfo.attach('exchanges', { body: api.scrub(log), contentType: 'text/plain' });
-    }
-  },
-
-  pets: async ({ api, storeFloor }, use) => use(new Pets(api, storeFloor)),
-});
-
-export { expect };

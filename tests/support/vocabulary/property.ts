@@ -10,8 +10,9 @@
 import fc from 'fast-check';
 import { test } from '@playwright/test';
 import { relative } from 'node:path';
-import { settings } from './config.ts';
-import { WriteBudgetExceeded } from './ledger.ts';
+import { WriteBudgetExceeded } from '../http/ledger.ts';
+import { propertyFailure } from '../reporting/failure-text.ts';
+import { settings } from '../setup/settings.ts';
 
 export interface PropertyOptions {
   /** Runs, when not FC_RUNS. */
@@ -69,11 +70,14 @@ export async function checkProperty<T>(
   const location = `${relative(process.cwd(), info.file)}:${info.line}`;
   const replay = `FC_SEED=${details.seed} FC_PATH="${details.counterexamplePath}" npx playwright test ${location}`;
   const counterexample = fc.stringify(details.counterexample);
-  const summary = [
-    `Property failed after ${details.numRuns} runs and ${details.numShrinks} shrinks (seed ${details.seed}, path ${details.counterexamplePath}).`,
-    `Counterexample: ${counterexample}`,
-    `Replay: ${replay}`,
-  ].join('\n');
+  const summary = propertyFailure({
+    numRuns: details.numRuns,
+    numShrinks: details.numShrinks,
+    seed: details.seed,
+    path: details.counterexamplePath ?? '',
+    counterexample,
+    replay,
+  });
   info.annotations.push({
     type: 'counterexample',
     description: `${counterexample} — replay: ${replay}`,

@@ -1,0 +1,69 @@
+/**
+ * The support code keeps the shape its READMEs describe (tests/support/README.md):
+ * - spec files import only the vocabulary (`tests/support/vocabulary/index.ts`);
+ * - each subsystem folder imports only the folders its README allows ("May import: …");
+ * - each folder's README lists every file in it, so that the table a newcomer reads is current.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import { projectRoot } from './support/playwright.ts';
+
+const support = join(projectRoot, 'tests/support');
+const subsystems = readdirSync(support, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** The relative imports of a TypeScript file, resolved to paths from the project root. */
+function localImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g)].map(
+    (match) => match[1]!,
+  );
+  return specifiers.map((specifier) => relative(projectRoot, resolve(dirname(file), specifier)));
+}
+
+/** The top-level place a path belongs to: a support subsystem, `requirements`, or the path. */
+function placeOf(path: string): string {
+  const inSupport = /^tests\/support\/([^/]+)\//.exec(path);
+  if (inSupport) return inSupport[1]!;
+  return path.split('/')[0]!;
+}
+
+test('spec files import only the vocabulary', () => {
+  const specs = readdirSync(join(projectRoot, 'tests')).filter((name) => name.endsWith('.ts'));
+  assert.ok(specs.length >= 5);
+  for (const spec of specs) {
+    for (const imported of localImports(join(projectRoot, 'tests', spec))) {
+      assert.equal(
+        imported,
+        'tests/support/vocabulary/index.ts',
+        `tests/${spec} imports ${imported}`,
+      );
+    }
+  }
+});
+
+test('the support folders are the four subsystems, each with a README', () => {
+  assert.deepEqual(subsystems.sort(), ['http', 'reporting', 'setup', 'vocabulary']);
+});
+
+for (const folder of subsystems) {
+  test(`tests/support/${folder} imports only what its README allows, and lists every file`, () => {
+    const readme = readFileSync(join(support, folder, 'README.md'), 'utf8');
+    const allowed = /^May import: (.*)\.$/m.exec(readme)?.[1]?.split(/,\s*/);
+    assert.ok(allowed, `tests/support/${folder}/README.md has a "May import: …." line`);
+    const files = readdirSync(join(support, folder)).filter((name) => name.endsWith('.ts'));
+    for (const file of files) {
+      assert.ok(readme.includes(`\`${file}\``), `${folder}/README.md lists ${file}`);
+      for (const imported of localImports(join(support, folder, file))) {
+        const place = placeOf(imported);
+        assert.ok(
+          place === folder || allowed.includes(place),
+          `tests/support/${folder}/${file} imports ${imported}: ${folder} may import ${allowed.join(', ')}`,
+        );
+      }
+    }
+  });
+}

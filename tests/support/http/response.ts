@@ -1,0 +1,105 @@
+/**
+ * An answer of the target, kept whole: status, headers, the body as text (parsed losslessly on
+ * demand), how long it took, and the request it answers, described without the key. How it reads
+ * in a failure is reporting/failure-text.ts's job.
+ */
+import {
+  type RequestView,
+  curlCommand,
+  excerpt,
+  requestLine,
+  responseLine,
+} from '../reporting/failure-text.ts';
+import { type JsonValue, int64Of, parseLossless } from './lossless-json.ts';
+
+/** A Pet as returned, with int64 fields as exact BigInt values. */
+export interface Pet {
+  id: bigint;
+  name: string;
+  categoryId: bigint;
+  status?: string;
+}
+
+/** A request as sent: the path below the base address, the address, the Authorization described. */
+export type SentRequest = RequestView;
+
+export type ParsedBody = { ok: true; value: JsonValue } | { ok: false; problem: string };
+
+export class ApiResponse {
+  private parsed?: ParsedBody;
+
+  constructor(
+    readonly request: SentRequest,
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly text: string,
+    readonly durationMs: number,
+  ) {}
+
+  get contentType(): string {
+    return this.headers['content-type'] ?? '';
+  }
+
+  /** True for application/json, with or without parameters such as charset. */
+  get isJson(): boolean {
+    return /^application\/json\s*(;|$)/i.test(this.contentType);
+  }
+
+  /** The body parsed losslessly, or why it could not be. */
+  get body(): ParsedBody {
+    this.parsed ??= (() => {
+      if (this.text.trim() === '') return { ok: false, problem: 'the body is empty' };
+      try {
+        return { ok: true, value: parseLossless(this.text) };
+      } catch (error) {
+        return { ok: false, problem: `the body is not JSON (${(error as Error).message})` };
+      }
+    })();
+    return this.parsed;
+  }
+
+  /** The parsed body; throws when it is not JSON (call after a matcher has checked it). */
+  get json(): JsonValue {
+    const body = this.body;
+    if (!body.ok) throw new Error(`${this.describeRequest()}: ${body.problem}`);
+    return body.value;
+  }
+
+  /** The body as a Pet (after a schema check), with exact int64 fields. */
+  pet(): Pet {
+    return toPet(this.json);
+  }
+
+  /** The body as Pets (after a schema check). */
+  pets(): Pet[] {
+    const value = this.json;
+    if (!Array.isArray(value))
+      throw new Error(`${this.describeRequest()}: the body is not an array`);
+    return value.map(toPet);
+  }
+
+  describeRequest(): string {
+    return requestLine(this.request);
+  }
+
+  describeResponse(): string {
+    return responseLine(this);
+  }
+
+  /** A curl command that repeats this request, with the key left to the shell ($API_KEY). */
+  curl(): string {
+    return curlCommand(this.request);
+  }
+}
+
+function toPet(value: JsonValue): Pet {
+  const record = (value ?? {}) as Record<string, JsonValue>;
+  const id = int64Of(record.id);
+  const categoryId = int64Of(record.categoryId);
+  if (id === undefined || categoryId === undefined || typeof record.name !== 'string') {
+    throw new Error(`Not a Pet: ${excerpt(JSON.stringify(value))}`);
+  }
+  const pet: Pet = { id, name: record.name, categoryId };
+  if (typeof record.status === 'string') pet.status = record.status;
+  return pet;
+}

@@ -1,0 +1,158 @@
+/**
+ * How a failure reads, in one place: the request line, the answer, the layout of a failed check
+ * (requirement, request, expected, received, problems), the exchanges attached to a failed test
+ * with curl commands, a property's counterexample, and the parsing of that layout back into its
+ * parts for the summary page. Change the wording here and every report follows.
+ *
+ * Plain functions over plain data (an exchange is anything shaped like ExchangeView), so that the
+ * client, the matchers, the fixtures and the reporters can all use them. No key is ever written:
+ * requests carry the Authorization header as a description (`Bearer <API_KEY>`).
+ */
+
+/** A request as sent, described for reports. */
+export interface RequestView {
+  method: string;
+  /** The path below the base address, as sent (query included). */
+  path: string;
+  url: string;
+  /** The Authorization header as described in reports: the key itself is never shown. */
+  auth: string;
+  body?: string;
+}
+
+/** A request and the answer it got. */
+export interface ExchangeView {
+  request: RequestView;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  durationMs: number;
+}
+
+/** Abbreviates long text for failure messages. */
+export function excerpt(text: string, max = 600): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters in all)`;
+}
+
+/** `GET https://…/v1/pets (Authorization: Bearer <API_KEY>)`, and the body below it if any. */
+export function requestLine({ method, url, auth, body }: RequestView): string {
+  const sent = body === undefined ? '' : `\n  body: ${excerpt(body, 300)}`;
+  return `${method} ${url} (Authorization: ${auth})${sent}`;
+}
+
+/** For a 3xx, where it points: the suite follows no redirect, so a 3xx is judged as it is. */
+function redirectNote(exchange: ExchangeView): string {
+  if (exchange.status < 300 || exchange.status >= 400) return '';
+  const location = exchange.headers.location;
+  if (!location) return ', a redirect without a Location (not followed)';
+  let target = location;
+  try {
+    target = new URL(location, exchange.request.url).href;
+  } catch {
+    // shown as sent
+  }
+  const loop = target === new URL(exchange.request.url).href ? ', to itself: a redirect loop' : '';
+  return `, a redirect to ${location}${loop} (not followed)`;
+}
+
+/** `200 application/json after 41 ms` and an excerpt of the body on the next line. */
+export function responseLine(exchange: ExchangeView): string {
+  const type = exchange.headers['content-type'] || 'no Content-Type';
+  const text = exchange.text === '' ? '(empty body)' : excerpt(exchange.text);
+  return `${exchange.status} ${type} after ${exchange.durationMs} ms${redirectNote(exchange)}\n  ${text}`;
+}
+
+/** A curl command that repeats a request, with the key left to the shell ($API_KEY). */
+export function curlCommand({ method, path, auth, body }: RequestView): string {
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const parts = [`curl -i -X ${method} "$BASE_URL"${quote(path)}`];
+  if (auth !== 'none')
+    parts.push(`-H ${quote(`Authorization: ${auth}`).replace('<API_KEY>', '\'"$API_KEY"\'')}`);
+  if (body !== undefined)
+    parts.push(`-H 'content-type: application/json' --data-binary ${quote(body)}`);
+  return parts.join(' ');
+}
+
+/** The `exchanges` attachment of a failed test: every request, its answer, and how to repeat it. */
+export function exchangesLog(exchanges: readonly ExchangeView[]): string {
+  return exchanges
+    .map((exchange, index) =>
+      [
+        `#${index + 1} ${requestLine(exchange.request)}`,
+        `=> ${responseLine(exchange)}`,
+        `repeat: ${curlCommand(exchange.request)}`,
+      ].join('\n'),
+    )
+    .join('\n\n');
+}
+
+/** The message of a failed check: `[IDs] request`, `Expected: …`, `Received: …`, then each problem. */
+export function checkFailure(parts: {
+  requirements: readonly string[];
+  exchange: ExchangeView;
+  expected: string;
+  problems: readonly string[];
+}): string {
+  const ids = parts.requirements.length ? `[${parts.requirements.join(', ')}] ` : '';
+  return [
+    `${ids}${requestLine(parts.exchange.request)}`,
+    `Expected: ${parts.expected}`,
+    `Received: ${responseLine(parts.exchange)}`,
+    ...parts.problems.map((problem) => `  - ${problem}`),
+  ].join('\n');
+}
+
+/** A failed property: how far it got, the seed and path, the counterexample, the replay command. */
+export function propertyFailure(parts: {
+  numRuns: number;
+  numShrinks: number;
+  seed: number;
+  path: string;
+  counterexample: string;
+  replay: string;
+}): string {
+  return [
+    `Property failed after ${parts.numRuns} runs and ${parts.numShrinks} shrinks (seed ${parts.seed}, path ${parts.path}).`,
+    `Counterexample: ${parts.counterexample}`,
+    `Replay: ${parts.replay}`,
+  ].join('\n');
+}
+
+/** The parts of a failure message, as the summary page shows them. */
+export interface FailureParts {
+  /** The request line(s): method, address, Authorization as described (never the key). */
+  request?: string;
+  expected?: string;
+  received?: string;
+  /** Anything else (a timeout, an exception), or the whole message when it has no structure. */
+  other?: string;
+}
+
+/** Splits a check's message (the layout of checkFailure) back into its parts. */
+export function splitFailure(message: string): FailureParts {
+  const lines = message.replace(/^Error: /, '').split('\n');
+  lines[0] = lines[0]!.replace(/^\[[A-Z0-9, -]+\] /, '');
+  const expected = lines.findIndex((line) => line.startsWith('Expected: '));
+  const received = lines.findIndex((line) => line.startsWith('Received: '));
+  if (expected > 0 && received > expected) {
+    return {
+      request: lines.slice(0, expected).join('\n'),
+      expected: lines
+        .slice(expected, received)
+        .join('\n')
+        .replace(/^Expected: /, ''),
+      received: lines
+        .slice(received)
+        .join('\n')
+        .replace(/^Received: /, '')
+        .trimEnd(),
+    };
+  }
+  // A request that got no usable answer: "GET … (Authorization: …) failed: why".
+  const request = /^[A-Z]+ \S+ \(Authorization: .*?\)(?= failed: |: |$)/.exec(lines[0]!)?.[0];
+  if (request) {
+    const why = lines[0]!.slice(request.length).replace(/^( failed)?: /, '');
+    return { request, other: [why, ...lines.slice(1)].join('\n').trim() };
+  }
+  return { other: lines.join('\n').trim() };
+}

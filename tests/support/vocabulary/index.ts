@@ -1,0 +1,24 @@
+/**
+ * The authoring vocabulary: everything a spec file uses, behind this one import. Fixtures
+ * (`api`, `pets`, `advise`), matchers (`expect(response).toAnswer(...)`), requirement tags
+ * (`req`, `propertyOf`, `advisoryOf`, `section`), generated inputs and properties, and the
+ * names of the interface (`PetStatus`, `NewPet`, `Pet`).
+ */
+export { test, expect } from './fixtures.ts';
+export { type Pets } from './pets.ts';
+export { because, responseProblems } from './matchers.ts';
+export { req, propertyOf, advisoryOf, section } from './tags.ts';
+export * as generate from './generators.ts';
+export { checkProperty } from './property.ts';
+export {
+  type ApiResponse,
+  type Body,
+  type Credentials,
+  type NewPet,
+  type Pet,
+  type PetStatus,
+  type PetStoreClient,
+  petStatuses,
+} from '../http/client.ts';
+export { invalidCredentials } from '../http/credentials.ts';
+export { petNamePrefix, settings } from '../setup/settings.ts';
