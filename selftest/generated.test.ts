@@ -1,0 +1,21 @@
+/**
+ * The generated, checked-in files are current (scripts/generated.ts): the requirement IDs as a
+ * type, and the coverage file listing each requirement's tests and faults. When one is stale,
+ * `npm run generate` rewrites it, and the change shows in review.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { projectRoot, renderCoverage, renderIds } from '../scripts/generated.ts';
+
+for (const [file, render] of [
+  ['requirements/ids.ts', renderIds],
+  ['requirements/coverage.json', renderCoverage],
+] as const) {
+  test(`${file} is current (npm run generate rewrites it)`, async () => {
+    const expected = await render();
+    const actual = readFileSync(join(projectRoot, file), 'utf8');
+    assert.ok(actual === expected, `${file} is stale: run npm run generate and commit the result`);
+  });
+}
