@@ -1,34 +1,53 @@
-// The registry of variants. Adding one: write a small Variant object in the file of its section
-// and it is picked up here.
-import { advisoryVariants } from './advisory.ts';
-import { authVariants } from './auth.ts';
-import { conformantVariants } from './conformant.ts';
-import { createVariants } from './create.ts';
-import { errorVariants } from './errors.ts';
-import { getVariants } from './get.ts';
-import { int64Variants } from './int64.ts';
-import { listVariants } from './list.ts';
+// The registry of variants. Adding one: write a Variant object, with its probe, in the file of its
+// section (faults: the section of the requirement it breaks) and it is picked up here.
+import { lackingAdvisories } from './conformant/lacking-advisories.ts';
+import { variations } from './conformant/variations.ts';
+import { serviceFaults } from './faults/1-service.ts';
+import { resourceFaults } from './faults/2-resources.ts';
+import { listPetsFaults } from './faults/4.1-listPets.ts';
+import { createPetFaults } from './faults/4.2-createPet.ts';
+import { getPetFaults } from './faults/4.3-getPet.ts';
+import { authFaults } from './faults/5-auth.ts';
+import { errorFaults } from './faults/7-errors.ts';
+import { limitFaults } from './faults/8-limits.ts';
+import { versioningFaults } from './faults/9-versioning.ts';
 import type { Variant } from './types.ts';
 
 export type { Variant, VariantSettings } from './types.ts';
+
+/** The fault files in section order, each under the interface-document section it covers. */
+const faultSections: [section: string, faults: Variant[]][] = [
+  ['1', serviceFaults],
+  ['2', resourceFaults],
+  ['4.1', listPetsFaults],
+  ['4.2', createPetFaults],
+  ['4.3', getPetFaults],
+  ['5', authFaults],
+  ['7', errorFaults],
+  ['8', limitFaults],
+  ['9', versioningFaults],
+];
+
+/**
+ * The faults by section number; each breaks a requirement of that section. (Iterating a record
+ * puts the integer keys first: use `variants` for section order.)
+ */
+export const faultsBySection: Record<string, Variant[]> = Object.fromEntries(faultSections);
 
 /** The service as the interface document describes it: no deviation. */
 export const cleanVariant: Variant = {
   name: 'clean',
   kind: 'conformant',
   description: 'The interface as written, with no deviation.',
+  // The clean service's probe is the rest of selftest/reference.test.ts.
+  probe: async () => {},
 };
 
-/** Every deviation: faults first, then conformant variations. The clean service is not listed. */
+/** Every deviation: faults in section order, then conformant variations. Clean is not listed. */
 export const variants: Variant[] = [
-  ...authVariants,
-  ...listVariants,
-  ...createVariants,
-  ...getVariants,
-  ...errorVariants,
-  ...int64Variants,
-  ...conformantVariants,
-  ...advisoryVariants,
+  ...faultSections.flatMap(([, faults]) => faults),
+  ...variations,
+  ...lackingAdvisories,
 ];
 
 const byName = new Map<string, Variant>([cleanVariant, ...variants].map((v) => [v.name, v]));

@@ -1,6 +1,8 @@
 // What a variant is: one named deviation from the clean service (or an unusual but conformant
 // behaviour), applied by replacing or wrapping named steps of the Service record.
+import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { Service } from '../service.ts';
+import type { ProbeTarget } from './probe.ts';
 
 /** Server-level settings a variant may impose (they win over the defaults of startReference). */
 export interface VariantSettings {
@@ -21,11 +23,18 @@ export interface Variant {
   /** fault: breaks exactly one requirement; conformant: unusual but within the interface. */
   readonly kind: 'fault' | 'conformant';
   /** The requirement ID (requirements/catalogue.json) a fault breaks; absent for conformant ones. */
-  readonly breaks?: string;
+  readonly breaks?: RequirementId;
   readonly description: string;
   /** Conformant variations only: the advisory requirements (HTTP-standard extras) it lacks. */
-  readonly lacks?: readonly string[];
+  readonly lacks?: readonly RequirementId[];
   readonly settings?: VariantSettings;
   /** Replaces or wraps steps of a freshly created service, before any request or seeding. */
   apply?(service: Service): void;
+  /** Pets pre-seeded for the probe (none when absent, or the variant's own settings.seedPets). */
+  readonly probeSeedPets?: number;
+  /**
+   * Shows that the variant does what its description says, against a reference running it
+   * (started with probe.ts's KEY and probeSeedPets). Run by selftest/reference.test.ts.
+   */
+  readonly probe: (target: ProbeTarget) => Promise<void>;
 }

@@ -1,10 +1,12 @@
 // Unusual but conformant behaviours: a suite must pass all of them.
 import { randomBytes, randomInt } from 'node:crypto';
-import { JsonNumber, isJsonObject } from '../json.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, ok, refuse } from '../service.ts';
-import { PET_STATUSES, type Pet, type PetStatus } from '../store.ts';
-import { afterOperation, afterValidation, beforeValidation, everyReply } from './helpers.ts';
-import type { Variant } from './types.ts';
+import assert from 'node:assert/strict';
+import { JsonNumber, isJsonObject } from '../../json.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, ok, refuse } from '../../service.ts';
+import { PET_STATUSES, type Pet, type PetStatus } from '../../store.ts';
+import { afterOperation, afterValidation, beforeValidation, everyReply } from '../helpers.ts';
+import { INT64_MAX, INT64_MIN, assertError, count, field, statusOf, valid } from '../probe.ts';
+import type { Variant } from '../types.ts';
 
 const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
 const NUMBER_LITERAL = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
@@ -38,12 +40,17 @@ function integralLiteral(literal: string): string | undefined {
 const randomStatus = (): PetStatus => PET_STATUSES[randomInt(PET_STATUSES.length)] ?? 'available';
 const randomInt64 = (): bigint => randomBytes(8).readBigInt64BE();
 
-export const conformantVariants: Variant[] = [
+export const variations: Variant[] = [
   {
     name: 'ids-beyond-2p53',
     kind: 'conformant',
     description: 'Ids start at 2^53+1000 and grow by 1 (exact in every body and path).',
     settings: { firstId: 2n ** 53n + 1000n },
+    probe: async (t) => {
+      const created = await t.post(valid);
+      assert.equal(field(created, 'id'), 2n ** 53n + 1000n);
+      assert.deepEqual((await t.get(`/pets/${2n ** 53n + 1000n}`)).body, created.body);
+    },
   },
   {
     name: 'ids-random-negative',
@@ -56,6 +63,13 @@ export const conformantVariants: Variant[] = [
         return id;
       };
     },
+    probe: async (t) => {
+      const created = await Promise.all(Array.from({ length: 20 }, () => t.post(valid)));
+      const ids = created.map((answer) => field(answer, 'id') as bigint);
+      assert.equal(new Set(ids).size, 20);
+      assert.ok(ids.every((id) => id >= INT64_MIN && id <= INT64_MAX));
+      assert.deepEqual((await t.get(`/pets/${ids[0]}`)).body, created[0]?.body);
+    },
   },
   {
     name: 'default-status-pending',
@@ -64,6 +78,7 @@ export const conformantVariants: Variant[] = [
     apply(s) {
       afterValidation(s, (newPet) => ({ ...newPet, status: newPet.status ?? 'pending' }));
     },
+    probe: async (t) => assert.equal(field(await t.post(valid), 'status'), 'pending'),
   },
   {
     name: 'limits-clamped',
@@ -76,6 +91,13 @@ export const conformantVariants: Variant[] = [
       // No pet has an unknown status, so filtering by it selects nothing.
       s.parseStatusFilter = (raw) => ok(raw as PetStatus | undefined);
     },
+    probeSeedPets: 150,
+    probe: async (t) => {
+      assert.equal(count(await t.get('/pets?limit=500')), 100);
+      assert.equal(count(await t.get('/pets?limit=0')), 1);
+      assert.equal(count(await t.get('/pets?limit=abc')), 20);
+      assert.deepEqual((await t.get('/pets?status=lost')).body, []);
+    },
   },
   {
     name: 'newest-first',
@@ -84,6 +106,14 @@ export const conformantVariants: Variant[] = [
     apply(s) {
       s.selectPets = ({ limit, status }) =>
         (status === undefined ? s.store.all() : s.store.withStatus(status)).slice(-limit).reverse();
+    },
+    probeSeedPets: 30,
+    probe: async (t) => {
+      const pets = (await t.get('/pets?limit=3')).body as Record<string, unknown>[];
+      assert.deepEqual(
+        pets.map((pet) => pet.id),
+        [30n, 29n, 28n],
+      );
     },
   },
   {
@@ -116,6 +146,13 @@ export const conformantVariants: Variant[] = [
           : reply,
       );
     },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      assert.deepEqual(field(await t.get('/pets/1'), 'tags'), []);
+      assert.equal(typeof field(await t.post(valid), 'createdAt'), 'string');
+      assert.deepEqual(field(await t.get('/pets', {}), 'details'), []);
+      assert.equal((await t.get('/pets')).headers.get('x-total-count'), '2');
+    },
   },
   {
     name: 'unknown-fields-refused',
@@ -132,6 +169,8 @@ export const conformantVariants: Variant[] = [
           : validate(body);
       };
     },
+    probe: async (t) =>
+      assertError(await t.create({ name: 'a', categoryId: 1, colour: 'red' }), 400),
   },
   {
     name: 'name-limits',
@@ -143,6 +182,11 @@ export const conformantVariants: Variant[] = [
           ? refuse(s.errorReply(400, 'invalid_body', 'name must have 1 to 64 characters'))
           : newPet,
       );
+    },
+    probe: async (t) => {
+      assertError(await t.create({ name: '', categoryId: 1 }), 400);
+      assertError(await t.create({ name: 'n'.repeat(65), categoryId: 1 }), 400);
+      assert.equal(await statusOf(t.create({ name: '🐶'.repeat(64), categoryId: 1 })), 201);
     },
   },
   {
@@ -158,6 +202,22 @@ export const conformantVariants: Variant[] = [
         return integral === undefined ? body : { ...body, categoryId: new JsonNumber(integral) };
       });
     },
+    probe: async (t) => {
+      for (const literal of ['7.0', '7e0', '70e-1', '0.7E1', '7.000e+0']) {
+        assert.equal(
+          field(await t.post(`{"name":"a","categoryId":${literal}}`), 'categoryId'),
+          7n,
+          literal,
+        );
+      }
+      assert.equal(
+        field(await t.post('{"name":"a","categoryId":-9.223372036854775808e18}'), 'categoryId'),
+        INT64_MIN,
+      );
+      for (const literal of ['7.5', '1e400', '9.223372036854775808e18', '1e-400']) {
+        assertError(await t.post(`{"name":"a","categoryId":${literal}}`), 400);
+      }
+    },
   },
   {
     name: 'petid-invalid-404',
@@ -170,12 +230,20 @@ export const conformantVariants: Variant[] = [
         return id.ok ? id : refuse(s.errorReply(404, 'not_found', 'No pet with that id'));
       };
     },
+    probe: async (t) => assertError(await t.get('/pets/abc'), 404),
   },
   {
     name: 'deep-base-path',
     kind: 'conformant',
     description: 'The service lives under /deep/nested/path/petstore/api/v1.',
     settings: { basePath: '/deep/nested/path/petstore/api/v1' },
+    probe: async (t) => {
+      assert.match(t.handle.baseUrl, /:[0-9]+\/deep\/nested\/path\/petstore\/api\/v1$/);
+      assert.equal(
+        (await t.post(valid)).headers.get('location'),
+        '/deep/nested/path/petstore/api/v1/pets/1',
+      );
+    },
   },
   {
     name: 'charset-utf8',
@@ -191,12 +259,27 @@ export const conformantVariants: Variant[] = [
             },
       );
     },
+    probe: async (t) => {
+      assert.equal(
+        (await t.get('/pets')).headers.get('content-type'),
+        'application/json; charset=utf-8',
+      );
+      assert.equal(
+        (await t.get('/pets', {})).headers.get('content-type'),
+        'application/json; charset=utf-8',
+      );
+    },
   },
   {
     name: 'slow',
     kind: 'conformant',
     description: 'Every request waits 15 ms before it is handled.',
     settings: { latencyMs: 15 },
+    probe: async (t) => {
+      const started = performance.now();
+      await t.get('/pets');
+      assert.ok(performance.now() - started >= 14);
+    },
   },
   {
     name: 'large-store',
@@ -204,6 +287,11 @@ export const conformantVariants: Variant[] = [
     description:
       '5,000 pets pre-seeded with mixed statuses (a quarter without status) and categoryIds across the int64 range.',
     settings: { seedPets: 5000 },
+    probe: async (t) => {
+      assert.equal(count(await t.get('/pets?limit=100&status=pending')), 100);
+      assert.equal(await statusOf(t.get('/pets/5000')), 200);
+      assertError(await t.get('/pets/5001'), 404);
+    },
   },
   {
     name: 'concurrent-writers',
@@ -227,6 +315,13 @@ export const conformantVariants: Variant[] = [
         }
         return handle(req);
       };
+    },
+    probe: async (t) => {
+      for (let i = 0; i < 10; i++) await t.get('/pets');
+      const names = ((await t.get('/pets')).body as Record<string, unknown>[]).map(
+        (pet) => pet.name,
+      );
+      assert.deepEqual(names, ['other client 1', 'other client 2']);
     },
   },
 ];

@@ -1,11 +1,13 @@
-// Faults in authentication (section 5).
-import type { Variant } from './types.ts';
+// Section 5, Authentication: faults in the Bearer check, the 401 answer and the order of checks.
+import assert from 'node:assert/strict';
+import { JSON_TYPE, KEY, assertError, statusOf, valid } from '../probe.ts';
+import type { Variant } from '../types.ts';
 
 /** The token of a Bearer Authorization value, any scheme case; undefined for other schemes. */
 const bearerToken = (authorization: string | undefined): string | undefined =>
   /^bearer +(.*)$/is.exec(authorization ?? '')?.[1];
 
-export const authVariants: Variant[] = [
+export const authFaults: Variant[] = [
   {
     name: 'auth-skipped-createPet',
     kind: 'fault',
@@ -15,6 +17,7 @@ export const authVariants: Variant[] = [
       const guard = s.guard;
       s.guard = (req, operation) => (operation === 'createPet' ? undefined : guard(req, operation));
     },
+    probe: async (t) => assert.equal(await statusOf(t.post(valid, JSON_TYPE)), 201),
   },
   {
     name: 'auth-any-token',
@@ -26,6 +29,8 @@ export const authVariants: Variant[] = [
       s.authenticate = (authorization) =>
         bearerToken(authorization) ? 'ok' : authenticate(authorization);
     },
+    probe: async (t) =>
+      assert.equal(await statusOf(t.get('/pets', { authorization: 'Bearer x' })), 200),
   },
   {
     name: 'auth-403-invalid',
@@ -39,6 +44,7 @@ export const authVariants: Variant[] = [
           ? s.errorReply(403, 'forbidden', 'The API key is not valid')
           : unauthorized(outcome);
     },
+    probe: async (t) => assertError(await t.get('/pets', { authorization: 'Bearer x' }), 403),
   },
   {
     name: 'auth-prefix-match',
@@ -52,6 +58,8 @@ export const authVariants: Variant[] = [
           ? 'ok'
           : authenticate(authorization);
     },
+    probe: async (t) =>
+      assert.equal(await statusOf(t.get('/pets', { authorization: `Bearer ${KEY}x` })), 200),
   },
   {
     name: 'auth-scheme-ignored',
@@ -64,6 +72,10 @@ export const authVariants: Variant[] = [
       s.authenticate = (authorization) =>
         authorization?.split(' ').pop() === s.config.apiKey ? 'ok' : authenticate(authorization);
     },
+    probe: async (t) => {
+      assert.equal(await statusOf(t.get('/pets', { authorization: `Basic ${KEY}` })), 200);
+      assert.equal(await statusOf(t.get('/pets', { authorization: KEY })), 200);
+    },
   },
   {
     name: 'auth-401-no-body',
@@ -73,6 +85,11 @@ export const authVariants: Variant[] = [
     apply(s) {
       const unauthorized = s.unauthorized;
       s.unauthorized = (outcome) => ({ ...unauthorized(outcome), json: undefined });
+    },
+    probe: async (t) => {
+      const answer = await t.get('/pets', {});
+      assert.equal(answer.status, 401);
+      assert.equal(answer.text, '');
     },
   },
   {
@@ -87,6 +104,7 @@ export const authVariants: Variant[] = [
         return s.guard(req, 'createPet') ?? s.addPet(newPet.value);
       };
     },
+    probe: async (t) => assertError(await t.post('{}', JSON_TYPE), 400),
   },
   {
     name: 'auth-existence-first',
@@ -103,5 +121,6 @@ export const authVariants: Variant[] = [
         return getPet(req, rawPetId);
       };
     },
+    probe: async (t) => assertError(await t.get('/pets/9', {}), 404),
   },
 ];

@@ -1,31 +1,14 @@
-// Faults in listPets (sections 4.1 and 8).
-import { ok, refuse } from '../service.ts';
-import { isPetStatus, type Pet } from '../store.ts';
-import type { Variant } from './types.ts';
+// Section 4.1, List animals (listPets): faults in the list, its limit and its status filter
+// (the limit's default and bounds are section 8).
+import assert from 'node:assert/strict';
+import { ok } from '../../service.ts';
+import { isPetStatus, type Pet } from '../../store.ts';
+import { type Answer, count, field, statusOf } from '../probe.ts';
+import type { Variant } from '../types.ts';
 
 const SNAPSHOT_TTL_MS = 60_000;
 
-export const listVariants: Variant[] = [
-  {
-    name: 'list-default-10',
-    kind: 'fault',
-    breaks: 'LIST-LIMIT-DEFAULT',
-    description: 'Without limit, 10 pets are returned instead of 20.',
-    apply(s) {
-      const parseLimit = s.parseLimit;
-      s.parseLimit = (raw) => (raw === undefined ? ok(10) : parseLimit(raw));
-    },
-  },
-  {
-    name: 'list-default-unbounded',
-    kind: 'fault',
-    breaks: 'LIST-LIMIT-DEFAULT',
-    description: 'Without limit, the whole store is returned.',
-    apply(s) {
-      const parseLimit = s.parseLimit;
-      s.parseLimit = (raw) => (raw === undefined ? ok(Number.POSITIVE_INFINITY) : parseLimit(raw));
-    },
-  },
+export const listPetsFaults: Variant[] = [
   {
     name: 'list-limit-off-by-one',
     kind: 'fault',
@@ -35,6 +18,8 @@ export const listVariants: Variant[] = [
       const selectPets = s.selectPets;
       s.selectPets = (query) => selectPets({ ...query, limit: query.limit - 1 });
     },
+    probeSeedPets: 30,
+    probe: async (t) => assert.equal(count(await t.get('/pets?limit=5')), 4),
   },
   {
     name: 'list-limit-plus-one',
@@ -45,61 +30,8 @@ export const listVariants: Variant[] = [
       const selectPets = s.selectPets;
       s.selectPets = (query) => selectPets({ ...query, limit: query.limit + 1 });
     },
-  },
-  {
-    name: 'list-no-maximum',
-    kind: 'fault',
-    breaks: 'LIST-LIMIT-MAX',
-    description: 'Limits above 100 are accepted and honoured (limit=101 returns 101 pets).',
-    apply(s) {
-      const parseLimit = s.parseLimit;
-      s.parseLimit = (raw) =>
-        raw !== undefined && /^[0-9]+$/.test(raw) && Number(raw) > 100
-          ? ok(Number(raw))
-          : parseLimit(raw);
-    },
-  },
-  {
-    name: 'list-max-exclusive',
-    kind: 'fault',
-    breaks: 'LIST-LIMIT-MAX',
-    description: 'limit=100 is refused with 400: the maximum is treated as exclusive.',
-    apply(s) {
-      const parseLimit = s.parseLimit;
-      s.parseLimit = (raw) => {
-        const limit = parseLimit(raw);
-        return limit.ok && limit.value >= 100
-          ? refuse(s.errorReply(400, 'invalid_parameter', 'limit must be below 100'))
-          : limit;
-      };
-    },
-  },
-  {
-    name: 'list-min-exclusive',
-    kind: 'fault',
-    breaks: 'LIST-LIMIT-MIN',
-    description: 'limit=1 is refused with 400: the minimum is treated as exclusive.',
-    apply(s) {
-      const parseLimit = s.parseLimit;
-      s.parseLimit = (raw) => {
-        const limit = parseLimit(raw);
-        return limit.ok && limit.value <= 1
-          ? refuse(s.errorReply(400, 'invalid_parameter', 'limit must be above 1'))
-          : limit;
-      };
-    },
-  },
-  {
-    name: 'list-limit-invalid-500',
-    kind: 'fault',
-    breaks: 'LIST-LIMIT-INVALID',
-    description:
-      'limit goes through BigInt() unchecked: a non-numeric limit (abc, 1.5) answers 500.',
-    apply(s) {
-      const parseLimit = s.parseLimit;
-      // BigInt('abc') throws a SyntaxError that nobody catches.
-      s.parseLimit = (raw) => parseLimit(raw === undefined ? raw : String(BigInt(raw)));
-    },
+    probeSeedPets: 150,
+    probe: async (t) => assert.equal(count(await t.get('/pets?limit=100')), 101),
   },
   {
     name: 'list-filter-ignored',
@@ -109,6 +41,8 @@ export const listVariants: Variant[] = [
     apply(s) {
       s.parseStatusFilter = () => ok(undefined);
     },
+    probeSeedPets: 8,
+    probe: async (t) => assert.equal(count(await t.get('/pets?status=sold')), 8),
   },
   {
     name: 'list-filter-after-limit',
@@ -121,6 +55,8 @@ export const listVariants: Variant[] = [
         return status === undefined ? page : page.filter((pet) => pet.status === status);
       };
     },
+    probeSeedPets: 30,
+    probe: async (t) => assert.equal(count(await t.get('/pets?status=sold&limit=4')), 1),
   },
   {
     name: 'list-filter-inverted',
@@ -136,6 +72,14 @@ export const listVariants: Variant[] = [
               .all()
               .filter((pet) => pet.status !== status)
               .slice(0, limit);
+    },
+    probeSeedPets: 8,
+    probe: async (t) => {
+      const pets = (await t.get('/pets?status=sold')).body as Record<string, unknown>[];
+      assert.deepEqual(
+        pets.map((pet) => pet.id),
+        [1n, 2n, 4n, 5n, 6n, 8n],
+      );
     },
   },
   {
@@ -158,6 +102,11 @@ export const listVariants: Variant[] = [
         return matching.slice(0, limit);
       };
     },
+    probe: async (t) => {
+      await t.get('/pets');
+      await t.create({ name: 'late', categoryId: 1 });
+      assert.deepEqual((await t.get('/pets')).body, []);
+    },
   },
   {
     name: 'list-wrapped',
@@ -168,6 +117,9 @@ export const listVariants: Variant[] = [
       const renderPets = s.renderPets;
       s.renderPets = (pets) => ({ items: renderPets(pets) });
     },
+    probeSeedPets: 2,
+    probe: async (t) =>
+      assert.equal(count({ body: field(await t.get('/pets'), 'items') } as Answer), 2),
   },
   {
     name: 'list-status-invalid-500',
@@ -181,5 +133,6 @@ export const listVariants: Variant[] = [
         throw new TypeError(`Cannot read properties of undefined (reading '${raw}')`);
       };
     },
+    probe: async (t) => assert.equal(await statusOf(t.get('/pets?status=lost')), 500),
   },
 ];

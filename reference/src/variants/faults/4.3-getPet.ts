@@ -1,8 +1,10 @@
-// Faults in getPet (sections 4.3 and 9).
-import { afterOperation } from './helpers.ts';
-import type { Variant } from './types.ts';
+// Section 4.3, Get an animal (getPet): faults in finding the pet, 404 and the petId check.
+import assert from 'node:assert/strict';
+import { afterOperation } from '../helpers.ts';
+import { AUTH, field, statusOf } from '../probe.ts';
+import type { Variant } from '../types.ts';
 
-export const getVariants: Variant[] = [
+export const getPetFaults: Variant[] = [
   {
     name: 'get-wrong-pet',
     kind: 'fault',
@@ -16,6 +18,8 @@ export const getVariants: Variant[] = [
         return index < 0 ? undefined : (pets[index + 1] ?? pets[index]);
       };
     },
+    probeSeedPets: 3,
+    probe: async (t) => assert.equal(field(await t.get('/pets/1'), 'id'), 2n),
   },
   {
     name: 'get-null-200',
@@ -27,18 +31,10 @@ export const getVariants: Variant[] = [
         reply.status === 404 ? { status: 200, headers: {}, json: null } : reply,
       );
     },
-  },
-  {
-    name: 'get-removed-early',
-    kind: 'fault',
-    breaks: 'GETPET-DEPRECATED-KEPT',
-    description: 'getPet answers 410 Gone with an Error body: removed before the announced date.',
-    apply(s) {
-      afterOperation(s, 'getPet', (reply) =>
-        reply.status === 200
-          ? s.errorReply(410, 'gone', 'getPet was removed; use GET /pets with the status filter')
-          : reply,
-      );
+    probe: async (t) => {
+      const answer = await t.get('/pets/9');
+      assert.equal(answer.status, 200);
+      assert.equal(answer.text, 'null');
     },
   },
   {
@@ -52,6 +48,7 @@ export const getVariants: Variant[] = [
       // BigInt('abc') throws a SyntaxError that nobody catches.
       s.parsePetId = (raw) => parsePetId(String(BigInt(raw)));
     },
+    probe: async (t) => assert.equal(await statusOf(t.get('/pets/abc')), 500),
   },
   {
     name: 'hang-getPet',
@@ -60,6 +57,22 @@ export const getVariants: Variant[] = [
     description: 'getPet never answers: the request is left open (close() still ends it).',
     apply(s) {
       s.getPet = () => new Promise(() => {});
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      const pending = fetch(`${t.handle.baseUrl}/pets/1`, { headers: AUTH });
+      const settled = pending.then(
+        () => 'answered',
+        () => 'failed',
+      );
+      assert.equal(
+        await Promise.race([settled, new Promise((r) => setTimeout(r, 200, 'open'))]),
+        'open',
+      );
+      const started = performance.now();
+      await t.handle.close();
+      assert.ok(performance.now() - started < 1000);
+      assert.equal(await settled, 'failed');
     },
   },
 ];

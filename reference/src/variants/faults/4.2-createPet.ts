@@ -1,13 +1,18 @@
-// Faults in createPet (section 4.2) and in the NewPet fields (section 2).
-import { setTimeout as sleep } from 'node:timers/promises';
-import { JsonNumber, isJsonObject, parseJson } from '../json.ts';
-import { ok, refuse, type Reply } from '../service.ts';
-import { isPetStatus, type PetStatus } from '../store.ts';
-import { afterOperation, afterValidation, beforeValidation, editBody, without } from './helpers.ts';
-import type { Variant } from './types.ts';
-
-/** How long the racy id assignment "waits for the database" between read and write. */
-const ID_RACE_WINDOW_MS = 2;
+// Section 4.2, Add an animal (createPet): faults in the 201 answer, persistence and the 400
+// validation of the body.
+import assert from 'node:assert/strict';
+import { JsonNumber, isJsonObject, parseJson } from '../../json.ts';
+import { ok, refuse, type Reply } from '../../service.ts';
+import type { PetStatus } from '../../store.ts';
+import {
+  afterOperation,
+  afterValidation,
+  beforeValidation,
+  editBody,
+  without,
+} from '../helpers.ts';
+import { INT64_MAX, INT64_MIN, assertError, field, statusOf, valid } from '../probe.ts';
+import type { Variant } from '../types.ts';
 
 /** A 201 reply whose body went through edit (other replies unchanged). */
 const editCreated =
@@ -15,7 +20,7 @@ const editCreated =
   (reply: Reply): Reply =>
     reply.status === 201 ? editBody(reply, edit) : reply;
 
-export const createVariants: Variant[] = [
+export const createPetFaults: Variant[] = [
   {
     name: 'create-200',
     kind: 'fault',
@@ -26,6 +31,7 @@ export const createVariants: Variant[] = [
         reply.status === 201 ? { ...reply, status: 200 } : reply,
       );
     },
+    probe: async (t) => assert.equal(await statusOf(t.post(valid)), 200),
   },
   {
     name: 'create-no-id',
@@ -39,6 +45,7 @@ export const createVariants: Variant[] = [
         editCreated((body) => without(body, 'id')),
       );
     },
+    probe: async (t) => assert.equal(field(await t.post(valid), 'id'), undefined),
   },
   {
     name: 'create-echo-drops-status',
@@ -51,6 +58,13 @@ export const createVariants: Variant[] = [
         'createPet',
         editCreated((body) => without(body, 'status')),
       );
+    },
+    probe: async (t) => {
+      assert.equal(
+        field(await t.create({ name: 'a', categoryId: 1, status: 'sold' }), 'status'),
+        undefined,
+      );
+      assert.equal(field(await t.get('/pets/1'), 'status'), 'sold');
     },
   },
   {
@@ -68,6 +82,10 @@ export const createVariants: Variant[] = [
         ),
       );
     },
+    probe: async (t) => {
+      assert.equal(field(await t.create({ name: ' Rex ', categoryId: 1 }), 'name'), 'rex');
+      assert.equal(field(await t.get('/pets/1'), 'name'), ' Rex ');
+    },
   },
   {
     name: 'create-not-persisted',
@@ -76,6 +94,10 @@ export const createVariants: Variant[] = [
     description: '201 with the new pet, but nothing is stored.',
     apply(s) {
       s.savePet = () => {};
+    },
+    probe: async (t) => {
+      assert.equal(await statusOf(t.post(valid)), 201);
+      assertError(await t.get('/pets/1'), 404);
     },
   },
   {
@@ -86,6 +108,7 @@ export const createVariants: Variant[] = [
     apply(s) {
       beforeValidation(s, (body) => (Object.hasOwn(body, 'name') ? body : { ...body, name: '' }));
     },
+    probe: async (t) => assert.equal(field(await t.post('{"categoryId":1}'), 'name'), ''),
   },
   {
     name: 'create-categoryid-optional',
@@ -97,6 +120,7 @@ export const createVariants: Variant[] = [
         Object.hasOwn(body, 'categoryId') ? body : { ...body, categoryId: new JsonNumber('0') },
       );
     },
+    probe: async (t) => assert.equal(field(await t.post('{"name":"a"}'), 'categoryId'), 0n),
   },
   {
     name: 'create-missing-422',
@@ -110,6 +134,7 @@ export const createVariants: Variant[] = [
           ? refuse(s.errorReply(422, 'unprocessable_entity', 'name and categoryId are required'))
           : validate(body);
     },
+    probe: async (t) => assertError(await t.post('{"name":"a"}'), 422),
   },
   {
     name: 'create-name-coerced',
@@ -123,6 +148,7 @@ export const createVariants: Variant[] = [
           : body,
       );
     },
+    probe: async (t) => assert.equal(field(await t.post('{"name":5,"categoryId":1}'), 'name'), '5'),
   },
   {
     name: 'create-categoryid-string-coerced',
@@ -136,6 +162,8 @@ export const createVariants: Variant[] = [
           : body,
       );
     },
+    probe: async (t) =>
+      assert.equal(field(await t.post('{"name":"a","categoryId":"7"}'), 'categoryId'), 7n),
   },
   {
     name: 'create-categoryid-fraction-truncated',
@@ -152,6 +180,8 @@ export const createVariants: Variant[] = [
           : body;
       });
     },
+    probe: async (t) =>
+      assert.equal(field(await t.post('{"name":"a","categoryId":7.5}'), 'categoryId'), 7n),
   },
   {
     name: 'create-categoryid-wrapped',
@@ -167,6 +197,11 @@ export const createVariants: Variant[] = [
         return { ...body, categoryId: new JsonNumber(wrapped.toString()) };
       });
     },
+    probe: async (t) =>
+      assert.equal(
+        field(await t.create({ name: 'a', categoryId: INT64_MAX + 1n }), 'categoryId'),
+        INT64_MIN,
+      ),
   },
   {
     name: 'create-status-unchecked',
@@ -182,6 +217,13 @@ export const createVariants: Variant[] = [
         return ok({ ...checked.value, status: body.status as PetStatus });
       };
     },
+    probe: async (t) => {
+      assert.equal(
+        field(await t.create({ name: 'a', categoryId: 1, status: 'lost' }), 'status'),
+        'lost',
+      );
+      assert.equal(await statusOf(t.create({ name: 'a', categoryId: 1, status: null })), 201);
+    },
   },
   {
     name: 'create-status-case-insensitive',
@@ -194,6 +236,11 @@ export const createVariants: Variant[] = [
         typeof body.status === 'string' ? { ...body, status: body.status.toLowerCase() } : body,
       );
     },
+    probe: async (t) =>
+      assert.equal(
+        field(await t.create({ name: 'a', categoryId: 1, status: 'SOLD' }), 'status'),
+        'sold',
+      ),
   },
   {
     name: 'create-malformed-500',
@@ -202,6 +249,12 @@ export const createVariants: Variant[] = [
     description: 'The body is parsed without a try: malformed JSON (or no body) answers 500.',
     apply(s) {
       s.parseBody = (text) => ok(parseJson(text));
+    },
+    probe: async (t) => {
+      const answer = await t.post('{');
+      assert.equal(answer.status, 500);
+      assert.equal(field(answer, 'code'), 'internal_error');
+      assert.equal(await statusOf(t.post(valid)), 201);
     },
   },
   {
@@ -220,45 +273,43 @@ export const createVariants: Variant[] = [
         return validate(body);
       };
     },
+    probe: async (t) => {
+      for (const body of ['null', '[]', '"a"', '1'])
+        assert.equal(await statusOf(t.post(body)), 500);
+    },
   },
   {
-    name: 'create-id-race',
+    name: 'name-mangled-non-ascii',
     kind: 'fault',
-    breaks: 'PET-ID-UNIQUE',
+    breaks: 'CREATE-ECHO',
     description:
-      'Id assignment reads the counter, awaits a "database round trip", then writes counter+1: concurrent creates get the same id.',
+      'Names are stored after a latin1 round trip: characters outside U+0000..U+00FF become "?".',
     apply(s) {
-      let lastId = s.config.firstId - 1n;
-      s.nextId = async () => {
-        const current = lastId;
-        await sleep(ID_RACE_WINDOW_MS);
-        lastId = current + 1n;
-        return lastId;
-      };
+      afterValidation(s, (newPet) => ({
+        ...newPet,
+        name: newPet.name.replace(/[\u{100}-\u{10ffff}]/gu, '?'),
+      }));
     },
+    probe: async (t) =>
+      assert.equal(
+        field(await t.create({ name: 'Hündin 🐶 Ω', categoryId: 1 }), 'name'),
+        'Hündin ? ?',
+      ),
   },
   {
-    name: 'create-status-required',
+    name: 'name-truncated-200',
     kind: 'fault',
-    breaks: 'NEWPET-STATUS-OPTIONAL',
-    description: 'A NewPet without status is refused with 400.',
-    apply(s) {
-      const validate = s.validateNewPet;
-      s.validateNewPet = (body) =>
-        isJsonObject(body) && !Object.hasOwn(body, 'status')
-          ? refuse(s.errorReply(400, 'invalid_body', 'status is required'))
-          : validate(body);
-    },
-  },
-  {
-    name: 'create-default-status-invalid',
-    kind: 'fault',
-    breaks: 'PETSTATUS-ENUM',
-    description: 'A pet created without status is stored and returned with status "new".',
+    breaks: 'CREATE-ECHO',
+    description: 'Names longer than 200 UTF-16 code units are silently cut to 200 (no 400).',
     apply(s) {
       afterValidation(s, (newPet) =>
-        isPetStatus(newPet.status) ? newPet : { ...newPet, status: 'new' as PetStatus },
+        newPet.name.length > 200 ? { ...newPet, name: newPet.name.slice(0, 200) } : newPet,
       );
     },
+    probe: async (t) =>
+      assert.equal(
+        field(await t.create({ name: 'n'.repeat(300), categoryId: 1 }), 'name'),
+        'n'.repeat(200),
+      ),
   },
 ];

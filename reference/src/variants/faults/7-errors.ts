@@ -1,12 +1,14 @@
-// Faults in error bodies (section 7), media type (section 1) and base path (section 1).
-import { everyReply, without } from './helpers.ts';
-import type { Variant } from './types.ts';
+// Section 7, Errors: faults in the Error body (its shape and its status field).
+import assert from 'node:assert/strict';
+import { everyReply, without } from '../helpers.ts';
+import { field } from '../probe.ts';
+import type { Variant } from '../types.ts';
 
 const NOT_FOUND_PAGE =
   '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>' +
   '<body><h1>Not Found</h1><p>The requested resource was not found.</p></body></html>\n';
 
-export const errorVariants: Variant[] = [
+export const errorFaults: Variant[] = [
   {
     name: 'error-missing-code',
     kind: 'fault',
@@ -17,6 +19,7 @@ export const errorVariants: Variant[] = [
       s.renderError = (status, code, message) =>
         without(renderError(status, code, message) as Record<string, unknown>, 'code');
     },
+    probe: async (t) => assert.equal(field(await t.get('/pets', {}), 'code'), undefined),
   },
   {
     name: 'error-status-string',
@@ -30,6 +33,7 @@ export const errorVariants: Variant[] = [
         status: String(status),
       });
     },
+    probe: async (t) => assert.equal(field(await t.get('/pets', {}), 'status'), '401'),
   },
   {
     name: 'error-html-404',
@@ -47,6 +51,8 @@ export const errorVariants: Variant[] = [
           : reply,
       );
     },
+    probe: async (t) =>
+      assert.match((await t.get('/nowhere')).headers.get('content-type') ?? '', /^text\/html/),
   },
   {
     name: 'error-status-mismatch',
@@ -57,26 +63,6 @@ export const errorVariants: Variant[] = [
       const renderError = s.renderError;
       s.renderError = (_status, code, message) => renderError(400, code, message);
     },
-  },
-  {
-    name: 'media-text-plain',
-    kind: 'fault',
-    breaks: 'MEDIA-JSON',
-    description: 'Every JSON body is sent with Content-Type text/plain.',
-    apply(s) {
-      everyReply(s, (reply) =>
-        reply.json === undefined
-          ? reply
-          : { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain' } },
-      );
-    },
-  },
-  {
-    name: 'base-path-ignored',
-    kind: 'fault',
-    breaks: 'BASE-V1',
-    description:
-      'The routes live at the host root (/pets), not under the announced base path (404 Error there).',
-    settings: { mountPath: '' },
+    probe: async (t) => assert.equal(field(await t.get('/pets', {}), 'status'), 400n),
   },
 ];

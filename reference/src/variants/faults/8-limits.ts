@@ -1,0 +1,94 @@
+// Section 8, Limits: faults in listPets' limit (its default, its bounds, invalid values).
+import assert from 'node:assert/strict';
+import { ok, refuse } from '../../service.ts';
+import { assertError, count, statusOf } from '../probe.ts';
+import type { Variant } from '../types.ts';
+
+export const limitFaults: Variant[] = [
+  {
+    name: 'list-default-10',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-DEFAULT',
+    description: 'Without limit, 10 pets are returned instead of 20.',
+    apply(s) {
+      const parseLimit = s.parseLimit;
+      s.parseLimit = (raw) => (raw === undefined ? ok(10) : parseLimit(raw));
+    },
+    probeSeedPets: 30,
+    probe: async (t) => assert.equal(count(await t.get('/pets')), 10),
+  },
+  {
+    name: 'list-default-unbounded',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-DEFAULT',
+    description: 'Without limit, the whole store is returned.',
+    apply(s) {
+      const parseLimit = s.parseLimit;
+      s.parseLimit = (raw) => (raw === undefined ? ok(Number.POSITIVE_INFINITY) : parseLimit(raw));
+    },
+    probeSeedPets: 30,
+    probe: async (t) => assert.equal(count(await t.get('/pets')), 30),
+  },
+  {
+    name: 'list-no-maximum',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-MAX',
+    description: 'Limits above 100 are accepted and honoured (limit=101 returns 101 pets).',
+    apply(s) {
+      const parseLimit = s.parseLimit;
+      s.parseLimit = (raw) =>
+        raw !== undefined && /^[0-9]+$/.test(raw) && Number(raw) > 100
+          ? ok(Number(raw))
+          : parseLimit(raw);
+    },
+    probeSeedPets: 150,
+    probe: async (t) => assert.equal(count(await t.get('/pets?limit=101')), 101),
+  },
+  {
+    name: 'list-max-exclusive',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-MAX',
+    description: 'limit=100 is refused with 400: the maximum is treated as exclusive.',
+    apply(s) {
+      const parseLimit = s.parseLimit;
+      s.parseLimit = (raw) => {
+        const limit = parseLimit(raw);
+        return limit.ok && limit.value >= 100
+          ? refuse(s.errorReply(400, 'invalid_parameter', 'limit must be below 100'))
+          : limit;
+      };
+    },
+    probeSeedPets: 150,
+    probe: async (t) => assertError(await t.get('/pets?limit=100'), 400),
+  },
+  {
+    name: 'list-min-exclusive',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-MIN',
+    description: 'limit=1 is refused with 400: the minimum is treated as exclusive.',
+    apply(s) {
+      const parseLimit = s.parseLimit;
+      s.parseLimit = (raw) => {
+        const limit = parseLimit(raw);
+        return limit.ok && limit.value <= 1
+          ? refuse(s.errorReply(400, 'invalid_parameter', 'limit must be above 1'))
+          : limit;
+      };
+    },
+    probeSeedPets: 5,
+    probe: async (t) => assertError(await t.get('/pets?limit=1'), 400),
+  },
+  {
+    name: 'list-limit-invalid-500',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-INVALID',
+    description:
+      'limit goes through BigInt() unchecked: a non-numeric limit (abc, 1.5) answers 500.',
+    apply(s) {
+      const parseLimit = s.parseLimit;
+      // BigInt('abc') throws a SyntaxError that nobody catches.
+      s.parseLimit = (raw) => parseLimit(raw === undefined ? raw : String(BigInt(raw)));
+    },
+    probe: async (t) => assert.equal(await statusOf(t.get('/pets?limit=abc')), 500),
+  },
+];

@@ -1,0 +1,86 @@
+// The probe kit: what a variant's probe (and the reference self-test) uses to talk to a running
+// reference. Probes run against a reference started with the API key KEY; its seeded pets get
+// ids 1, 2, 3... and statuses available, pending, sold, none, available...
+import assert from 'node:assert/strict';
+import { parse } from 'lossless-json';
+import type { ReferenceHandle } from '../server.ts';
+
+export const KEY = 'selftest-key';
+export const AUTH = { authorization: `Bearer ${KEY}` };
+export const JSON_TYPE = { 'content-type': 'application/json' };
+export const INT64_MAX = 9223372036854775807n;
+export const INT64_MIN = -9223372036854775808n;
+export const TWO_53_PLUS_1 = 9007199254740993n;
+/** A valid NewPet body. */
+export const valid = '{"name":"a","categoryId":1}';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed exactly: integers as bigint, other numbers as number; undefined if not JSON. */
+  body: unknown;
+}
+
+/** JSON with integers kept exact (bigint), so comparisons never go through a double. */
+export function exact(text: string): unknown {
+  return parse(text, null, (n) => (/^-?[0-9]+$/.test(n) ? BigInt(n) : Number(n)));
+}
+
+export async function call(url: string, init: RequestInit = {}): Promise<Answer> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = exact(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body };
+}
+
+/** A started reference with helpers bound to its base URL. */
+export interface ProbeTarget {
+  handle: ReferenceHandle;
+  get(path: string, headers?: Record<string, string>): Promise<Answer>;
+  post(body: string | Uint8Array, headers?: Record<string, string>): Promise<Answer>;
+  create(fields: Record<string, unknown>): Promise<Answer>;
+}
+
+/** Binds the helpers to a reference started with the API key KEY. */
+export function probeTarget(handle: ReferenceHandle): ProbeTarget {
+  return {
+    handle,
+    get: (path, headers = AUTH) => call(handle.baseUrl + path, { headers }),
+    post: (body, headers = { ...AUTH, ...JSON_TYPE }) =>
+      call(`${handle.baseUrl}/pets`, { method: 'POST', headers, body }),
+    create: (fields) =>
+      call(`${handle.baseUrl}/pets`, {
+        method: 'POST',
+        headers: { ...AUTH, ...JSON_TYPE },
+        // Fields given as bigint are written as exact JSON integers.
+        body: JSON.stringify(fields, (_, v: unknown) =>
+          typeof v === 'bigint' ? `@@${v}@@` : v,
+        ).replace(/"@@(-?[0-9]+)@@"/g, '$1'),
+      }),
+  };
+}
+
+/** The answer is an Error of that status, sent as application/json. */
+export function assertError(answer: Answer, status: number): void {
+  assert.equal(answer.status, status, answer.text);
+  assert.equal(answer.headers.get('content-type'), 'application/json');
+  const body = answer.body as Record<string, unknown>;
+  assert.equal(typeof body.code, 'string');
+  assert.equal(typeof body.message, 'string');
+  assert.equal(body.status, BigInt(status));
+}
+
+/** One field of an object body. */
+export const field = (answer: Answer, name: string): unknown =>
+  (answer.body as Record<string, unknown>)[name];
+
+/** The length of an array body. */
+export const count = (answer: Answer): number => (answer.body as unknown[]).length;
+
+export const statusOf = async (answer: Promise<Answer>): Promise<number> => (await answer).status;
