@@ -2,15 +2,34 @@
  * The conformance suite's Playwright configuration.
  *
  * Target: BASE_URL and API_KEY (environment or .env). Without BASE_URL the bundled reference
- * implementation is started for the run and the suite checks it.
+ * implementation is started for the run and the suite checks it. With CONFORMANCE_TARGETS (a JSON
+ * file of targets), each target is a project of its own and all run in parallel.
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from '@playwright/test';
+import { type ReporterDescription, defineConfig } from '@playwright/test';
 import { reportPaths } from './tests/support/reporting/paths.ts';
 import { factsKey } from './tests/support/reporting/summary.ts';
 import { runFacts, settings, usesReference } from './tests/support/setup/settings.ts';
+import type { Target } from './tests/support/setup/targets.ts';
 
-export default defineConfig({
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// The redacting reporter comes first: it removes the API key from every result before the others
+// see it (see its header; the preflight refuses to run without it). Reports go to reports/, or
+// CONFORMANCE_REPORT_DIR. A shard of a run (--shard=K/N) also leaves a blob report for the merge.
+const reporter: ReporterDescription[] = [
+  [here('./tests/support/reporting/redacting-reporter.ts')],
+  [process.env.CI ? 'dot' : 'list'],
+  ['html', { outputFolder: reportPaths.html, open: 'never' }],
+  ['json', { outputFile: reportPaths.results }],
+  ['junit', { outputFile: reportPaths.junit }],
+  ...(settings.shard.total > 1
+    ? ([['blob', { outputDir: reportPaths.blob }]] as ReporterDescription[])
+    : []),
+  [here('./tests/support/reporting/conformance-reporter.ts')],
+];
+
+export default defineConfig<object, { target: Target }>({
   testDir: 'tests',
   outputDir: 'test-results',
   // A check that passes only on a second try is flaky, in the suite or the target: never retry.
@@ -21,24 +40,18 @@ export default defineConfig({
   timeout: settings.testTimeoutMs,
   // The whole run, preflight included: a target that stalls cannot hold a CI job for hours.
   globalTimeout: settings.runTimeoutMs,
-  // One request before any test: unreachable, key rejected, wrong address (see setup/).
-  // An absolute path, so that configurations extending this one elsewhere keep it.
-  globalSetup: fileURLToPath(new URL('./tests/support/setup/preflight.ts', import.meta.url)),
+  // Before any test: the reporters, then one request per target (see setup/preflight.ts).
+  globalSetup: here('./tests/support/setup/preflight.ts'),
   forbidOnly: true,
-  // The redacting reporter comes first: it removes the API key from every result before the
-  // others see it (see its header). Reports go to reports/, or CONFORMANCE_REPORT_DIR.
-  reporter: [
-    ['./tests/support/reporting/redacting-reporter.ts'],
-    [process.env.CI ? 'dot' : 'list'],
-    ['html', { outputFolder: reportPaths.html, open: 'never' }],
-    ['json', { outputFile: reportPaths.results }],
-    ['junit', { outputFile: reportPaths.junit }],
-    ['./tests/support/reporting/conformance-reporter.ts'],
-  ],
+  reporter,
   // The run's facts (target, run id, seed), for the reports: carried in the run, not read again.
   metadata: { [factsKey]: runFacts },
+  // One project per target: its name is the target's ('' for the one target of BASE_URL).
+  projects: settings.targets.map((target) => ({
+    name: target.name,
+    use: { target },
+  })),
   use: {
-    baseURL: settings.baseUrl,
     // Traces would record request headers, and so the API key.
     trace: 'off',
     // CONFORMANCE_INSECURE_TLS=1: accept a self-signed certificate (test environments only).

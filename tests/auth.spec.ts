@@ -1,72 +1,79 @@
 /**
  * §5 Authentication: every operation requires `Authorization: Bearer <API_KEY>`; a missing or
- * invalid key is answered with 401 and an Error body, before any validation or lookup.
+ * invalid key is answered with 401, before any validation or lookup. Invalid keys include the
+ * near misses a faulty comparison lets through: another letter case, shortened, lengthened…
+ * The Error body of a 401 is ERROR-SHAPE's (§7), judged wherever one comes back.
  */
 import {
+  type ApiResponse,
   type Credentials,
   type PetStoreClient,
   type Pets,
   advisoryOf,
   expect,
+  getPetGoneReason,
+  getPetMayBeGone,
   invalidCredentials,
+  notRun,
   req,
   section,
-  settings,
   test,
 } from './support/vocabulary/index.ts';
 
-const operations = ['listPets', 'createPet', 'getPet'] as const;
+type Operation = 'listPets' | 'createPet' | 'getPet';
 
-/** One operation with the given credentials and otherwise valid input (getPet: a pet that exists). */
-async function call(
+/** The operations to check: getPet only until its announced removal (§9). */
+function operations(): Operation[] {
+  return getPetMayBeGone ? ['listPets', 'createPet'] : ['listPets', 'createPet', 'getPet'];
+}
+
+/** Each operation with each of the credentials and otherwise valid input (getPet: a pet that exists). */
+async function callEach(
   api: PetStoreClient,
   pets: Pets,
-  operation: (typeof operations)[number],
   credentials: Credentials[],
-) {
-  const petId = operation === 'getPet' ? (await pets.existing()).id : 0n;
-  return Promise.all(
+): Promise<ApiResponse[]> {
+  const petId = getPetMayBeGone ? 0n : (await pets.existing()).id;
+  const calls = operations().flatMap((operation) =>
     credentials.map((each) => {
       if (operation === 'listPets') return api.listPets({}, { credentials: each });
       if (operation === 'getPet') return api.getPet(petId, { credentials: each });
       return api.createPet({ json: pets.newPet('auth-probe') }, { credentials: each });
     }),
   );
+  return Promise.all(calls);
+}
+
+function noteGetPet(): void {
+  if (getPetMayBeGone) notRun('GETPET-DEPRECATED-KEPT', getPetGoneReason);
 }
 
 test.describe(section('5'), () => {
-  for (const operation of operations) {
-    test(
-      `${operation} answers 401 with an Error when the Authorization header is missing`,
-      req('AUTH-401-MISSING'),
-      async ({ api, pets }) => {
-        const [response] = await call(api, pets, operation, ['none']);
-        expect(response!).toAnswerError(401);
-      },
-    );
+  test(
+    'every operation answers 401 when the Authorization header is missing',
+    req('AUTH-401-MISSING'),
+    async ({ api, pets }) => {
+      noteGetPet();
+      expect(await callEach(api, pets, ['none'])).toAnswerError(401);
+    },
+  );
 
-    test(
-      `${operation} answers 401 with an Error to a wrong key, a wrong scheme, an empty token and the key with characters appended`,
-      req('AUTH-401-INVALID'),
-      async ({ api, pets }) => {
-        const responses = await call(api, pets, operation, invalidCredentials(settings.apiKey));
-        for (const response of responses) expect.soft(response).toAnswerError(401);
-      },
-    );
-  }
+  test(
+    'every operation answers 401 to a wrong key, a wrong scheme, an empty token, and keys that differ slightly from the real one',
+    req('AUTH-401-INVALID'),
+    async ({ api, pets }) => {
+      noteGetPet();
+      const credentials = invalidCredentials(api.options.apiKey);
+      expect(await callEach(api, pets, credentials)).toAnswerError(401);
+    },
+  );
 
   test(
     'every operation accepts the key as a Bearer token',
     req('AUTH-BEARER'),
     async ({ api, pets }) => {
-      const [list, created, fetched] = await Promise.all([
-        api.listPets(),
-        api.createPet({ json: pets.newPet('auth-accepted') }),
-        pets.existing().then((pet) => api.getPet(pet.id)),
-      ]);
-      expect.soft(list).toAnswer(200, 'Pets');
-      expect.soft(created).toAnswer(201, 'Pet');
-      expect.soft(fetched).toAnswer(200, 'Pet');
+      noteGetPet();
+      expect(await callEach(api, pets, ['key'])).toAcceptKey();
     },
   );
 
@@ -78,7 +85,7 @@ test.describe(section('5'), () => {
         api.createPet({ json: { categoryId: 'seven' } }, { credentials: 'none' }),
         api.createPet({ raw: '{"name": ' }, { credentials: 'none' }),
       ]);
-      for (const response of responses) expect.soft(response).toAnswerError(401);
+      expect(responses).toAnswerError(401);
     },
   );
 
@@ -86,6 +93,7 @@ test.describe(section('5'), () => {
     'an unauthenticated getPet of an unknown pet is answered 401, not 404',
     req('AUTH-BEFORE-EXISTENCE'),
     async ({ api }) => {
+      test.skip(getPetMayBeGone, getPetGoneReason);
       const response = await api.getPet(-9_223_372_036_854_775_807n, { credentials: 'none' });
       expect(response).toAnswerError(401);
     },
@@ -97,13 +105,10 @@ test.describe(`${section('5')}: advisories (HTTP standards)`, () => {
     'a 401 names the Bearer scheme in WWW-Authenticate',
     advisoryOf('ADV-WWW-AUTHENTICATE'),
     async ({ api, pets, advise }) => {
-      const responses = (
-        await Promise.all(
-          operations.map((operation) =>
-            call(api, pets, operation, ['none', invalidCredentials(settings.apiKey)[0]!]),
-          ),
-        )
-      ).flat();
+      const responses = await callEach(api, pets, [
+        'none',
+        invalidCredentials(api.options.apiKey)[0]!,
+      ]);
       const problems = responses
         .filter(
           (response) =>
@@ -123,12 +128,10 @@ test.describe(`${section('5')}: advisories (HTTP standards)`, () => {
     advisoryOf('ADV-BEARER-CASE-INSENSITIVE'),
     async ({ api, pets, advise }) => {
       const lowerCase: Credentials = {
-        authorization: `bearer ${settings.apiKey}`,
+        authorization: `bearer ${api.options.apiKey}`,
         label: 'bearer <API_KEY>',
       };
-      const responses = (
-        await Promise.all(operations.map((operation) => call(api, pets, operation, [lowerCase])))
-      ).flat();
+      const responses = await callEach(api, pets, [lowerCase]);
       const problems = responses
         .filter((response) => response.status === 401)
         .map(

@@ -4,18 +4,24 @@
  *
  * - Paths are joined to the base address as text, never with `new URL(path, base)`, which would
  *   drop every segment of a deep base path ("/pets" on ".../api/v1" would go to "/pets").
- * - Response text is kept whole and parsed losslessly (see lossless-json.ts).
+ * - Answers are read whole and parsed losslessly (see response.ts). A request that gets no usable
+ *   answer (refused, reset, timed out, too large) resolves to an answer with a `failure`, so that
+ *   the check that meets it can say which operation failed.
+ * - A target that asks to wait (429, or 503 with Retry-After) did not process the request: the
+ *   run pauses as asked and the same request is sent again (run-state.ts bounds the waiting).
+ *   That is not a retry of a failed check.
  * - The API key never leaves this module in the clear: requests are described with the
- *   placeholder <API_KEY>, and errors Playwright raises are redacted before they are rethrown.
+ *   placeholder <API_KEY>, and errors Playwright raises are redacted before they are shown.
  */
 import { type APIRequestContext, type APIResponse, test } from '@playwright/test';
 import { redact } from '../reporting/redaction.ts';
-import type { Ledger } from './ledger.ts';
 import { stringifyExact } from './lossless-json.ts';
-import { ApiResponse, type SentRequest } from './response.ts';
+import { ApiResponse, type Operation, type SentRequest } from './response.ts';
+import type { RunState } from './run-state.ts';
+import { retryDelayMs, throttleReason } from './throttle.ts';
 import { explainTransportError } from './transport-errors.ts';
 
-export { ApiResponse, type Pet, type SentRequest } from './response.ts';
+export { ApiResponse, type Operation, type Pet, type SentRequest } from './response.ts';
 
 export type PetStatus = 'available' | 'pending' | 'sold';
 export const petStatuses: readonly PetStatus[] = ['available', 'pending', 'sold'];
@@ -32,14 +38,18 @@ export type Credentials = 'key' | 'none' | { authorization: string; label: strin
 /** A request body: a value serialized as exact JSON, or text sent exactly as given. */
 export type Body = { json: unknown } | { raw: string | Buffer };
 
+/** A petId: an integer, text to percent-encode, or a path segment sent exactly as given. */
+export type PetId = bigint | string | { raw: string };
+
 export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
-  ledger: Ledger;
+  /** What the run's workers share: the write budget, the pace, the pauses the target asked for. */
+  state: RunState;
   /** Read-only mode: a test that sends createPet is skipped instead. */
   readOnly: boolean;
-  /** A larger answer fails its request instead of being parsed. */
+  /** A larger answer is refused instead of being parsed. */
   maxResponseBytes: number;
 }
 
@@ -49,6 +59,19 @@ export const readOnlySkipReason =
 export interface RequestOptions {
   credentials?: Credentials;
   headers?: Record<string, string>;
+}
+
+/** The target kept asking to wait beyond the run's bound: no check can be made. */
+export class RateLimitExhausted extends Error {}
+
+/** What one test's client did: reported as annotations, summed by the reporter. */
+export interface ClientCounts {
+  requests: number;
+  petsCreated: number;
+  /** Answers that asked to wait (429, 503 with Retry-After); each request was sent again. */
+  throttled: number;
+  /** How much this test's requests added to the run's pauses. */
+  pausedMs: number;
 }
 
 /**
@@ -65,6 +88,7 @@ function observed<T>(promise: Promise<T>): Promise<T> {
 export class PetStoreClient {
   /** Every answer received, in order: attached to the report when a test fails. */
   readonly exchanges: ApiResponse[] = [];
+  readonly counts: ClientCounts = { requests: 0, petsCreated: 0, throttled: 0, pausedMs: 0 };
 
   constructor(
     private readonly request: APIRequestContext,
@@ -76,10 +100,11 @@ export class PetStoreClient {
     const params = Object.entries(query)
       .filter(([, value]) => value !== undefined)
       .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`);
-    return this.send('GET', `/pets${params.length ? `?${params.join('&')}` : ''}`, options);
+    const path = `/pets${params.length ? `?${params.join('&')}` : ''}`;
+    return this.send('GET', path, options, undefined, 'listPets');
   }
 
-  /** createPet: POST /pets. Every call counts against the write budget, valid or not. */
+  /** createPet: POST /pets. Every call the target processes counts against the write budget. */
   createPet(body: Body | undefined, options: RequestOptions = {}): Promise<ApiResponse> {
     return observed(this.sendCreate(body, options));
   }
@@ -87,15 +112,22 @@ export class PetStoreClient {
   private async sendCreate(body: Body | undefined, options: RequestOptions) {
     // Also without credentials: a target that ignores authentication would store the pet.
     if (this.options.readOnly) test.skip(true, readOnlySkipReason);
-    this.options.ledger.reserveCreate();
-    const response = await this.send('POST', '/pets', options, body);
-    if (response.status === 201) this.options.ledger.petsCreated++;
-    return response;
+    this.options.state.reserveCreate();
+    try {
+      const response = await this.exchange('POST', '/pets', options, body, 'createPet');
+      if (response.status === 201) this.counts.petsCreated++;
+      return response;
+    } catch (error) {
+      // Asked to wait until the run's bound was spent: the target processed nothing.
+      if (error instanceof RateLimitExhausted) this.options.state.releaseCreate();
+      throw error;
+    }
   }
 
   /** getPet: GET /pets/{petId} (deprecated). */
-  getPet(petId: bigint | string, options: RequestOptions = {}) {
-    return this.send('GET', `/pets/${encodeURIComponent(String(petId))}`, options);
+  getPet(petId: PetId, options: RequestOptions = {}) {
+    const segment = typeof petId === 'object' ? petId.raw : encodeURIComponent(String(petId));
+    return this.send('GET', `/pets/${segment}`, options, undefined, 'getPet');
   }
 
   /** The absolute address of a path under the base address, whatever its depth. */
@@ -103,63 +135,101 @@ export class PetStoreClient {
     return `${this.options.baseUrl.replace(/\/+$/, '')}${path}`;
   }
 
-  send(method: string, path: string, options: RequestOptions = {}, body?: Body) {
-    return observed(this.exchange(method, path, options, body));
+  /** Any request below the base address; `operation` names the operation it is, if one. */
+  send(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+    body?: Body,
+    operation?: Operation,
+  ): Promise<ApiResponse> {
+    return observed(this.exchange(method, path, options, body, operation));
   }
 
-  private async exchange(method: string, path: string, options: RequestOptions, body?: Body) {
+  private async exchange(
+    method: string,
+    path: string,
+    options: RequestOptions,
+    body: Body | undefined,
+    operation: Operation | undefined,
+  ): Promise<ApiResponse> {
     const { authorization, label } = this.authorization(options.credentials ?? 'key');
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (authorization !== undefined) headers.authorization = authorization;
-    let data: string | Buffer | undefined;
+    let data: Buffer | undefined;
     if (body !== undefined) {
       // A string `data` would be re-encoded as a JSON string by Playwright: always send bytes.
-      data = 'json' in body ? stringifyExact(body.json) : body.raw;
+      data = Buffer.from('json' in body ? stringifyExact(body.json) : body.raw);
       headers['content-type'] ??= 'application/json';
     }
     const sent: SentRequest = { method, path, url: this.url(path), auth: label };
     if (data !== undefined) sent.body = data.toString();
 
-    this.options.ledger.requests++;
+    for (let attempt = 1; ; attempt++) {
+      await this.options.state.beforeRequest();
+      const answer = await this.fetchOnce(sent, headers, data, operation);
+      const reason = throttleReason(answer);
+      if (!reason) {
+        this.exchanges.push(answer);
+        return answer;
+      }
+      // The target did not process the request and asks to wait: wait, then send it again.
+      this.counts.throttled++;
+      const pause = this.options.state.pause(retryDelayMs(answer.headers, attempt));
+      if (pause.spent) {
+        this.exchanges.push(answer);
+        throw new RateLimitExhausted(
+          `Rate limited: ${method} ${sent.url} was answered ${reason} ${attempt} time(s) in a row, ` +
+            `and the run has already waited ${(pause.pausedMs / 1000).toFixed(1)} s in all for ` +
+            `this target, its bound (CONFORMANCE_MAX_WAIT_S=${this.options.state.options.maxWaitMs / 1000}). ` +
+            'The target kept refusing: set CONFORMANCE_RATE to its limit (requests a second), or ' +
+            'raise the bound.',
+        );
+      }
+      this.counts.pausedMs += pause.addedMs;
+    }
+  }
+
+  private async fetchOnce(
+    sent: SentRequest,
+    headers: Record<string, string>,
+    data: Buffer | undefined,
+    operation: Operation | undefined,
+  ): Promise<ApiResponse> {
+    this.counts.requests++;
     const started = Date.now();
     let response: APIResponse;
     let received: Buffer;
     try {
       response = await this.request.fetch(sent.url, {
-        method,
+        method: sent.method,
         headers,
-        data: data === undefined ? undefined : Buffer.from(data),
+        data,
         timeout: this.options.timeoutMs,
         maxRedirects: 0,
         failOnStatusCode: false,
       });
       received = await response.body();
     } catch (error) {
-      throw new Error(
-        this.redact(
-          `${method} ${sent.url} (Authorization: ${label}) failed: ` +
-            explainTransportError(error, this.options.timeoutMs),
-        ),
-      );
+      const why = this.redact(explainTransportError(error, this.options.timeoutMs));
+      return ApiResponse.failed(sent, operation, why, Date.now() - started);
     }
     // Playwright reads an answer whole, within the request timeout; a huge one is refused here
     // rather than decoded, parsed and quoted.
     if (received.length > this.options.maxResponseBytes) {
-      throw new Error(
-        `${method} ${sent.url} (Authorization: ${label}): the answer was larger than ` +
-          `${this.options.maxResponseBytes} bytes (${response.status()}, ${received.length} bytes); ` +
-          'CONFORMANCE_MAX_RESPONSE_BYTES sets the limit',
-      );
+      const why =
+        `the answer was larger than ${this.options.maxResponseBytes} bytes ` +
+        `(${response.status()}, ${received.length} bytes); CONFORMANCE_MAX_RESPONSE_BYTES sets the limit`;
+      return ApiResponse.failed(sent, operation, why, Date.now() - started, response.status());
     }
-    const answer = new ApiResponse(
+    return new ApiResponse(
       sent,
       response.status(),
       response.headers(),
       received.toString('utf8'),
       Date.now() - started,
+      operation,
     );
-    this.exchanges.push(answer);
-    return answer;
   }
 
   private authorization(credentials: Credentials): { authorization?: string; label: string } {

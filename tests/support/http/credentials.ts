@@ -1,8 +1,42 @@
 /**
  * Credentials the suite sends besides the key: wrong ones that must each be refused with 401
- * (section 5). Their labels describe them for reports and never hold the key.
+ * (section 5). Besides a plainly wrong key and wrong schemes, the near misses careful attackers
+ * try, because comparisons go wrong in those places: another letter case (a case-insensitive
+ * collation), the key cut short (a comparison over what was sent only), lengthened, one
+ * character changed, quoted, doubled. Their labels describe them and never hold the key.
  */
 import type { Credentials } from './client.ts';
+
+/** The key changed slightly in every way that a faulty comparison could still accept. */
+export function nearMisses(key: string): { token: string; label: string }[] {
+  const swapCase = (text: string) =>
+    [...text]
+      .map((char) => (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase()))
+      .join('');
+  const changeOne = (text: string, index: number) => {
+    const char = text[index] ?? 'a';
+    const other = char === 'a' ? 'b' : char === '0' ? '1' : /[0-9]/.test(char) ? '0' : 'a';
+    return `${text.slice(0, index)}${other}${text.slice(index + 1)}`;
+  };
+  const half = Math.max(1, Math.floor(key.length / 2));
+  const candidates = [
+    { token: key.toUpperCase(), label: '<API_KEY> in upper case' },
+    { token: key.toLowerCase(), label: '<API_KEY> in lower case' },
+    { token: swapCase(key), label: '<API_KEY> with every letter case swapped' },
+    { token: key.slice(0, -1), label: '<API_KEY> without its last character' },
+    { token: key.slice(1), label: '<API_KEY> without its first character' },
+    { token: key.slice(0, half), label: 'the first half of <API_KEY>' },
+    { token: `${key}x`, label: '<API_KEY> with a character appended' },
+    { token: `x${key}`, label: '<API_KEY> with a character prepended' },
+    { token: changeOne(key, key.length - 1), label: '<API_KEY> with its last character changed' },
+    { token: changeOne(key, 0), label: '<API_KEY> with its first character changed' },
+    { token: `"${key}"`, label: '<API_KEY> in double quotes' },
+    { token: `${key}${key}`, label: '<API_KEY> twice' },
+  ];
+  // A change that leaves the key as it is (a key without letters has no case) is no near miss.
+  const seen = new Set<string>([key]);
+  return candidates.filter(({ token }) => token !== '' && !seen.has(token) && seen.add(token));
+}
 
 /** Wrong credentials that must each be refused with 401 (section 5). */
 export function invalidCredentials(apiKey: string): Credentials[] {
@@ -11,6 +45,9 @@ export function invalidCredentials(apiKey: string): Credentials[] {
     { authorization: `Basic ${apiKey}`, label: 'Basic <API_KEY>' },
     { authorization: apiKey, label: '<API_KEY> (no scheme)' },
     { authorization: 'Bearer ', label: 'Bearer (empty token)' },
-    { authorization: `Bearer ${apiKey}x`, label: 'Bearer <API_KEY>x (characters appended)' },
+    ...nearMisses(apiKey).map(({ token, label }) => ({
+      authorization: `Bearer ${token}`,
+      label: `Bearer ${label}`,
+    })),
   ];
 }

@@ -23,10 +23,16 @@ export interface Pet {
 /** A request as sent: the path below the base address, the address, the Authorization described. */
 export type SentRequest = RequestView;
 
+/** The operations of the interface, by their names in the document. */
+export type Operation = 'listPets' | 'createPet' | 'getPet';
+
 export type ParsedBody = { ok: true; value: JsonValue } | { ok: false; problem: string };
 
 export class ApiResponse {
   private parsed?: ParsedBody;
+
+  /** Why there is no usable answer (refused, reset, timed out, too large); undefined when there is. */
+  failure?: string;
 
   constructor(
     readonly request: SentRequest,
@@ -34,7 +40,22 @@ export class ApiResponse {
     readonly headers: Record<string, string>,
     readonly text: string,
     readonly durationMs: number,
+    /** The operation of the interface this request is, if it is one. */
+    readonly operation?: Operation,
   ) {}
+
+  /** A request that got no usable answer, and why (status 0 when nothing came back). */
+  static failed(
+    request: SentRequest,
+    operation: Operation | undefined,
+    failure: string,
+    durationMs: number,
+    status = 0,
+  ): ApiResponse {
+    const answer = new ApiResponse(request, status, {}, '', durationMs, operation);
+    answer.failure = failure;
+    return answer;
+  }
 
   get contentType(): string {
     return this.headers['content-type'] ?? '';

@@ -29,18 +29,32 @@ function schemaFor(name: string): AnySchemaObject {
   return schema;
 }
 
-function ajvMessage(error: ErrorObject): string {
+/** One way a body breaks its schema: where (a JSON pointer), the field concerned, in words. */
+export interface Violation {
+  /** The JSON pointer of the value at fault ('' for the body itself), e.g. /3/categoryId. */
+  path: string;
+  /** The object property concerned (the missing one, for a required field), if any. */
+  field?: string;
+  /** "/3/categoryId must be integer", ready for a failure message. */
+  text: string;
+}
+
+function violationOf(error: ErrorObject): Violation {
   const where = error.instancePath || '(body)';
   const detail =
     error.keyword === 'enum'
       ? `${error.message}: ${error.params.allowedValues.join(', ')}`
       : error.message;
-  return `${where} ${detail}`;
+  const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined;
+  const field = missing ?? /\/([^/]+)$/.exec(error.instancePath)?.[1];
+  const violation: Violation = { path: error.instancePath, text: `${where} ${detail}` };
+  if (field !== undefined && !/^\d+$/.test(field)) violation.field = field;
+  return violation;
 }
 
 /** Walks schema and data together and reports int64 fields that are not exact int64 integers. */
-function int64Violations(schema: AnySchemaObject, data: JsonValue, path: string): string[] {
-  const found: string[] = [];
+function int64Violations(schema: AnySchemaObject, data: JsonValue, path: string): Violation[] {
+  const found: Violation[] = [];
   if (typeof schema.$ref === 'string')
     found.push(...int64Violations(schemaFor(schema.$ref), data, path));
   for (const part of (schema.allOf as AnySchemaObject[] | undefined) ?? []) {
@@ -49,9 +63,11 @@ function int64Violations(schema: AnySchemaObject, data: JsonValue, path: string)
   // Fractions are reported by ajv's integer check; what ajv cannot see is an integer beyond int64.
   const integral = isJsonNumber(data) && exactInteger(data.value) !== undefined;
   if (schema.format === 'int64' && integral && int64Of(data) === undefined) {
-    found.push(
-      `${path || '(body)'} must be an integer within int64, got ${(data as { value: string }).value}`,
-    );
+    found.push({
+      path,
+      field: /\/([^/]+)$/.exec(path)?.[1],
+      text: `${path || '(body)'} must be an integer within int64, got ${(data as { value: string }).value}`,
+    });
   }
   if (schema.properties && data !== null && typeof data === 'object' && !Array.isArray(data)) {
     for (const [key, sub] of Object.entries(schema.properties as Record<string, AnySchemaObject>)) {
@@ -68,10 +84,10 @@ function int64Violations(schema: AnySchemaObject, data: JsonValue, path: string)
 }
 
 /** Validates a losslessly parsed body; returns the violations (empty when valid). */
-export function validateBody(name: SchemaName, body: JsonValue): string[] {
+export function validateBody(name: SchemaName, body: JsonValue): Violation[] {
   const schema = schemaFor(name);
   const validate = ajv.getSchema(schema.$id as string);
   if (!validate) throw new Error(`Schema ${name} was not compiled`);
-  const violations = validate(toPlain(body)) ? [] : (validate.errors ?? []).map(ajvMessage);
+  const violations = validate(toPlain(body)) ? [] : (validate.errors ?? []).map(violationOf);
   return [...violations, ...int64Violations(schema, body, '')];
 }

@@ -1,9 +1,13 @@
 /**
  * The conformance reporter: collects what each test checked and how it ended, then writes the
- * summary (reports/conformance.json and the self-contained reports/conformance.html) and prints
- * the closing lines: requirements passed, advisories, requests sent and pets created.
+ * summary of each target (reports/conformance.json and the self-contained conformance.html; with
+ * several targets, reports/targets/<name>/ each, and an overview in reports/) and prints the
+ * closing lines: requirements passed, advisories, requests sent and pets created.
  *
- * It runs after the redacting reporter (report-redact.ts), and redacts what it writes once more.
+ * A requirement can fail through a finding alone (another test's check met its deviation, and that
+ * test passed its own check): the run then fails all the same, through onEnd's status.
+ *
+ * It runs after the redacting reporter, and redacts what it writes once more.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
@@ -17,18 +21,23 @@ import type {
   TestResult,
 } from '@playwright/test/reporter';
 import { idsAmong } from '../../../requirements/catalogue.ts';
-import { renderSummaryHtml } from './summary-html.ts';
+import { renderOverviewHtml, renderSummaryHtml } from './summary-html.ts';
 import {
   type AdvisoryNote,
   type ConfiguredFacts,
   type Outcome,
+  type Summary,
   type TestRecord,
+  chargesOf,
   consoleSummary,
   factsKey,
+  notes,
   parseAdvisoryNote,
+  parseIdNote,
   summarize,
 } from './summary.ts';
-import { reportPaths } from './paths.ts';
+import { type Overview, overviewOf } from './overview.ts';
+import { reportPaths, targetPaths } from './paths.ts';
 import { redact, redactDeep } from './redaction.ts';
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -47,39 +56,65 @@ function sumOf(annotations: Annotation[], type: string): number {
 // eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
-function outcomeOf(test: TestCase, result: TestResult): Outcome {
+function outcomeOf(test: TestCase, result: TestResult, skipReason?: string): Outcome {
   // An interrupted test (Ctrl-C, --max-failures) did not finish: it checked nothing.
-  if (result.status === 'skipped' || result.status === 'interrupted') return 'skipped';
+  if (result.status === 'skipped' || result.status === 'interrupted') {
+    return skipReason?.startsWith(notes.blockedPrefix) ? 'blocked' : 'skipped';
+  }
   return test.outcome() === 'expected' ? 'passed' : 'failed';
 }
 
+const idNotes = (annotations: Annotation[], type: string) =>
+  annotations
+    .filter((annotation) => annotation.type === type)
+    .map((annotation) => parseIdNote(annotation.description ?? ''))
+    .filter((note): note is { id: string; reason: string } => note !== undefined)
+    .map(({ id, reason }) => ({ requirement: id, reason }));
+
 export function recordOf(test: TestCase, result: TestResult): TestRecord {
   const annotations: Annotation[] = result.annotations ?? test.annotations;
-  const outcome = outcomeOf(test, result);
+  const skip = annotations.find((annotation) => annotation.type === 'skip')?.description;
+  const outcome = outcomeOf(test, result, skip);
+  const requirements = idsAmong(test.tags);
+  const errors =
+    outcome === 'failed'
+      ? result.errors.map((error) => stripAnsi(error.message ?? String(error.value)))
+      : [];
+  const findings = annotations
+    .filter((annotation) => annotation.type === notes.finding)
+    .map((annotation) => annotation.description ?? '');
+  const { charges, stoppedBy } = chargesOf({ requirements, errors, findings });
   const record: TestRecord = {
     project: test.parent.project()?.name ?? '',
     title: test.titlePath().slice(3).join(' › '),
     file: relative(projectRoot, test.location.file),
     line: test.location.line,
-    requirements: idsAmong(test.tags),
+    requirements,
     outcome,
     status: result.status,
     durationMs: result.duration,
+    charges,
+    inconclusive: idNotes(annotations, notes.inconclusive),
+    notRun: idNotes(annotations, notes.notRun),
     requests: sumOf(annotations, 'requests'),
     petsCreated: sumOf(annotations, 'pets created'),
+    throttled: sumOf(annotations, 'throttled'),
+    pausedMs: sumOf(annotations, 'paused ms'),
     advisories: annotations
       .filter((annotation) => annotation.type === 'advisory')
       .map((annotation) => parseAdvisoryNote(annotation.description ?? ''))
       .filter((note): note is AdvisoryNote => note !== undefined),
   };
+  if (stoppedBy !== undefined) record.stoppedBy = stoppedBy;
   if (outcome === 'failed') {
-    record.errors = result.errors.map((error) => stripAnsi(error.message ?? String(error.value)));
+    record.errors = errors;
+  }
+  if (outcome === 'failed' || charges.length > 0) {
     const exchanges = result.attachments.find((attachment) => attachment.name === 'exchanges');
     if (exchanges?.body) record.exchanges = exchanges.body.toString('utf8');
   }
-  if (outcome === 'skipped') {
-    const skip = annotations.find((annotation) => annotation.type === 'skip');
-    const reason = skip?.description ?? (result.status === 'interrupted' ? 'interrupted' : '');
+  if (outcome === 'skipped' || outcome === 'blocked') {
+    const reason = skip ?? (result.status === 'interrupted' ? 'interrupted' : '');
     if (reason) record.skipReason = reason;
   }
   return record;
@@ -97,9 +132,16 @@ export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
   private facts?: ConfiguredFacts;
 
+  /** The base address of each target, by project name, from the projects' options. */
+  private readonly targets = new Map<string, string>();
+
   onBegin(config: FullConfig, _suite: Suite): void {
     this.startedAt = new Date();
     this.facts = config.metadata[factsKey] as ConfiguredFacts | undefined;
+    for (const project of config.projects) {
+      const target = (project.use as { target?: { baseUrl?: string } }).target;
+      if (target?.baseUrl) this.targets.set(project.name, target.baseUrl);
+    }
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -123,38 +165,61 @@ export default class ConformanceReporter implements Reporter {
           'bug of this suite.',
         ...(failedAttempt.errors ?? []),
       ];
+      record.charges = [...failedAttempt.charges, ...record.charges];
       if (failedAttempt.exchanges) record.exchanges = failedAttempt.exchanges;
     }
     this.records[index] = record;
   }
 
-  onEnd(result: FullResult): void {
-    const summary = redactDeep(
-      summarize(
-        {
-          target: '(unknown: the configuration gave no run facts)',
-          runId: '',
-          seed: 0,
-          strict: false,
-          petNamePrefix: '',
-          ...this.facts,
-          suiteVersion,
-          startedAt: this.startedAt.toISOString(),
-          finishedAt: new Date().toISOString(),
-          status: result.status,
-        },
-        // Completion order varies with the workers: list tests as the files do.
-        [...this.records].sort(
-          (a, b) =>
-            a.file.localeCompare(b.file) || a.line - b.line || a.project.localeCompare(b.project),
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
+    const facts = (name: string): Parameters<typeof summarize>[0] => ({
+      target: '(unknown: the configuration gave no run facts)',
+      runId: '',
+      seed: 0,
+      strict: false,
+      petNamePrefix: '',
+      ...this.facts,
+      ...(name ? { target: this.targets.get(name) ?? name } : {}),
+      suiteVersion,
+      startedAt: this.startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      status: result.status,
+    });
+    // Completion order varies with the workers: list tests as the files do.
+    const records = [...this.records].sort(
+      (a, b) =>
+        a.file.localeCompare(b.file) || a.line - b.line || a.project.localeCompare(b.project),
+    );
+    const names = [
+      ...new Set([...this.targets.keys(), ...records.map((record) => record.project)]),
+    ];
+    const several = names.length > 1 || (names.length === 1 && names[0] !== '');
+    const summaries: Summary[] = (names.length ? names : ['']).map((name) =>
+      redactDeep(
+        summarize(
+          facts(name),
+          records.filter((record) => record.project === name),
+          name,
         ),
       ),
     );
-    write(reportPaths.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);
-    write(reportPaths.summaryHtml, renderSummaryHtml(summary));
-    console.log(`\n${consoleSummary(summary).join('\n')}`);
+    for (const summary of summaries) {
+      const paths = several ? targetPaths(summary.targetName) : reportPaths;
+      write(paths.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);
+      write(paths.summaryHtml, renderSummaryHtml(summary, several ? '../../' : ''));
+      console.log(`\n${consoleSummary(summary).join('\n')}`);
+    }
+    if (several) {
+      const overview: Overview = overviewOf(summaries);
+      write(reportPaths.summaryJson, `${JSON.stringify(overview, null, 2)}\n`);
+      write(reportPaths.summaryHtml, renderOverviewHtml(overview, summaries));
+      console.log(`\n${overview.line}`);
+    }
     const page = relative(process.cwd(), reportPaths.summaryHtml);
     console.log(`Summary: ${page.startsWith('..') ? reportPaths.summaryHtml : page}`);
+    // A requirement that failed through findings alone fails the run all the same.
+    const failed = summaries.some((summary) => summary.totals.requirements.failed > 0);
+    return failed && result.status === 'passed' ? { status: 'failed' } : undefined;
   }
 
   printsToStdio(): boolean {

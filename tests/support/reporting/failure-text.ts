@@ -27,6 +27,8 @@ export interface ExchangeView {
   headers: Record<string, string>;
   text: string;
   durationMs: number;
+  /** Why no usable answer came back (refused, reset, timed out, too large), if so. */
+  failure?: string;
 }
 
 /** Abbreviates long text for failure messages. */
@@ -57,6 +59,9 @@ function redirectNote(exchange: ExchangeView): string {
 
 /** `200 application/json after 41 ms` and an excerpt of the body on the next line. */
 export function responseLine(exchange: ExchangeView): string {
+  if (exchange.failure !== undefined) {
+    return `no usable answer after ${exchange.durationMs} ms: ${exchange.failure}`;
+  }
   const type = exchange.headers['content-type'] || 'no Content-Type';
   const text = exchange.text === '' ? '(empty body)' : excerpt(exchange.text);
   return `${exchange.status} ${type} after ${exchange.durationMs} ms${redirectNote(exchange)}\n  ${text}`;

@@ -21,4 +21,15 @@ export const reportPaths = {
   summaryJson: resolve(reportDir, 'conformance.json'),
   /** The same as one self-contained page. */
   summaryHtml: resolve(reportDir, 'conformance.html'),
+  /** A shard's blob report, for `npm run merge`. */
+  blob: resolve(reportDir, 'blob'),
 };
+
+/** Where one target's summary goes in a run of several targets. */
+export function targetPaths(name: string) {
+  const dir = resolve(reportDir, 'targets', name);
+  return {
+    summaryJson: resolve(dir, 'conformance.json'),
+    summaryHtml: resolve(dir, 'conformance.html'),
+  };
+}

@@ -1,24 +1,82 @@
 /**
  * The conformance summary: what the reporter collected about each test, turned into one verdict
- * per requirement of the catalogue. Pure functions, shared by the JSON and HTML summaries.
+ * per requirement of the catalogue, for one target. Pure functions, shared by the JSON and HTML
+ * summaries and the console.
  *
- * Verdicts. A requirement failed when a test tagged with it failed, passed when a test tagged
- * with it passed and none failed, and was not run otherwise (no test, or every test skipped).
- * An advisory (HTTP-standard expectations beyond the document) is failed when a test tagged
- * with it failed (strict mode), flagged when a test recorded it as flagged, met when a test
- * tagged with it passed, and not run otherwise. Advisories never count toward conformance.
+ * Verdicts come from charges, not from test outcomes. Each failed check is charged to the one
+ * requirement it verifies (its message starts `[ID]`; a problem of another requirement than the
+ * test's own is a `finding` annotation starting `[ID]`). A requirement:
+ * - failed: some check was charged to it;
+ * - passed: some test tagged with it ran to the end and decided it (it did not mark it
+ *   inconclusive or not run), and nothing was charged to it;
+ * - inconclusive: the tests that ran could not decide it (the store too full to tell…);
+ * - blocked: its tests stopped at another requirement's failure, a spent write budget or a
+ *   target that kept asking to wait;
+ * - not run: no test checked it (filtered out, skipped in read-only mode, categories restricted…).
+ * A reason is given for every verdict but passed and failed. An advisory (HTTP-standard
+ * expectations beyond the document) is failed when a test tagged with it failed (strict mode),
+ * flagged when a test recorded it as flagged, met when a test tagged with it passed, and not run
+ * otherwise. Advisories never count toward conformance.
  */
 import { type Requirement, catalogue } from '../../../requirements/catalogue.ts';
 
-export type Outcome = 'passed' | 'failed' | 'skipped';
-export type Verdict = 'passed' | 'failed' | 'not run';
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'blocked';
+export type Verdict = 'passed' | 'failed' | 'inconclusive' | 'blocked' | 'not run';
 export type AdvisoryVerdict = 'met' | 'flagged' | 'failed' | 'not run';
+export const verdicts: readonly Verdict[] = [
+  'passed',
+  'failed',
+  'inconclusive',
+  'blocked',
+  'not run',
+];
+
+/**
+ * The annotations through which a test tells the reporter more than passed or failed. They are
+ * the contract between the checks (vocabulary/verdicts.ts) and the verdicts computed here.
+ */
+export const notes = {
+  /** `[ID] request / Expected / Received / problems`: a problem of another requirement than the test's own. */
+  finding: 'finding',
+  /** `ID: reason`: the test ran but could not decide this requirement (the store too full…). */
+  inconclusive: 'inconclusive',
+  /** `ID: reason`: the test left this requirement unchecked on purpose (categories restricted…). */
+  notRun: 'not run',
+  /** A skip whose reason starts so: the test was blocked by another requirement's failure. */
+  blockedPrefix: 'blocked: ',
+} as const;
+
+/** Errors that stop a check without charging the target: the run's own limits. */
+const runLimits = [/^(Error: )?Write budget spent/, /^(Error: )?Rate limited:/];
+
+/** `ID: reason` annotations: the ID and the reason. */
+export function parseIdNote(description: string): { id: string; reason: string } | undefined {
+  const match = /^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+): ([\s\S]*)$/.exec(description);
+  return match ? { id: match[1]!, reason: match[2]! } : undefined;
+}
+
+/** The requirement IDs a failure message charges: each block's leading `[ID, …]`. */
+export function chargedIds(message: string): string[] {
+  const ids = [...message.matchAll(/^(?:Error: )?\[([A-Z][A-Z0-9, -]*)\] /gm)].flatMap((match) =>
+    match[1]!.split(/,\s*/),
+  );
+  return [...new Set(ids)];
+}
 
 /** What a test recorded about one advisory (annotation `<ID>: met` or `<ID>: flagged — why`). */
 export interface AdvisoryNote {
   id: string;
   verdict: 'met' | 'flagged';
   detail?: string;
+}
+
+/** A failed check, charged to a requirement. */
+export interface Charge {
+  requirement: string;
+  /** The check's message: request, what was expected, what came back, the problems. */
+  message: string;
+  /** `error`: the test failed for it; `finding`: another test's check met it. */
+  source: 'error' | 'finding';
 }
 
 export interface TestRecord {
@@ -30,6 +88,7 @@ export interface TestRecord {
   line: number;
   /** Requirement IDs among the test's tags (advisory IDs included). */
   requirements: string[];
+  /** blocked: skipped because another requirement's check failed first. */
   outcome: Outcome;
   /** Playwright's status: passed, failed, timedOut, skipped or interrupted. */
   status: string;
@@ -38,11 +97,53 @@ export interface TestRecord {
   errors?: string[];
   /** Failed tests: every request and answer, with curl lines (the `exchanges` attachment). */
   exchanges?: string;
-  /** Skipped tests: the reason given, if any. */
+  /** Skipped or blocked tests: the reason given, if any. */
   skipReason?: string;
+  /** What the test's checks charged, to which requirement. */
+  charges: Charge[];
+  /** Requirements the test could not decide, and why. */
+  inconclusive: { requirement: string; reason: string }[];
+  /** Requirements the test left unchecked on purpose, and why. */
+  notRun: { requirement: string; reason: string }[];
+  /** The test stopped at a limit of the run (write budget, rate limit): why. */
+  stoppedBy?: string;
   requests: number;
   petsCreated: number;
+  /** Answers that asked to wait (429, 503 with Retry-After); each request was sent again. */
+  throttled: number;
+  /** How much this test's requests added to the run's pauses. */
+  pausedMs: number;
   advisories: AdvisoryNote[];
+}
+
+/** The charges of a test: its errors' and its findings'. */
+export function chargesOf(input: {
+  requirements: readonly string[];
+  errors: readonly string[];
+  findings: readonly string[];
+}): { charges: Charge[]; stoppedBy?: string } {
+  const charges: Charge[] = [];
+  let stoppedBy: string | undefined;
+  const primary = input.requirements[0];
+  for (const message of input.errors) {
+    const ids = chargedIds(message);
+    if (ids.length > 0) {
+      for (const requirement of ids) charges.push({ requirement, message, source: 'error' });
+    } else if (runLimits.some((limit) => limit.test(message))) {
+      stoppedBy ??= message.replace(/^Error: /, '').split('\n')[0];
+    } else if (primary) {
+      // A timeout or an exception names no requirement: it is the test's own.
+      charges.push({ requirement: primary, message, source: 'error' });
+    }
+  }
+  for (const message of input.findings) {
+    for (const requirement of chargedIds(message)) {
+      charges.push({ requirement, message, source: 'finding' });
+    }
+  }
+  const result: { charges: Charge[]; stoppedBy?: string } = { charges };
+  if (stoppedBy !== undefined) result.stoppedBy = stoppedBy;
+  return result;
 }
 
 /** A test as listed under a requirement. */
@@ -60,6 +161,10 @@ export interface TestRef {
 export interface RequirementResult extends Requirement {
   sectionTitle: string;
   verdict: Verdict;
+  /** Why it is inconclusive, blocked or not run. */
+  reasons: string[];
+  /** The checks charged to it: which test (index into Summary.tests), and the message. */
+  failures: { test: number; message: string; source: Charge['source'] }[];
   tests: TestRef[];
 }
 
@@ -98,10 +203,15 @@ export const factsKey = 'conformance';
 export interface Summary extends RunFacts {
   interface: string;
   interfaceVersion: string;
-  /** conformant: every requirement passed; incomplete: none failed, some not run. */
+  /** The target's name, in a run of several ('' otherwise). */
+  targetName: string;
+  /** conformant: every requirement passed; not conformant: one failed; incomplete: neither. */
   verdict: 'conformant' | 'not conformant' | 'incomplete';
   requests: number;
   petsCreated: number;
+  /** Answers that asked to wait, and how long the run was paused for them. */
+  throttled: number;
+  pausedMs: number;
   totals: {
     requirements: Record<Verdict, number> & { total: number };
     advisories: Record<AdvisoryVerdict, number> & { total: number };
@@ -125,8 +235,10 @@ export function parseAdvisoryNote(description: string): AdvisoryNote | undefined
 function refsTo(id: string, tests: TestRecord[]): TestRef[] {
   const refs: TestRef[] = [];
   tests.forEach((test, index) => {
-    if (!test.requirements.includes(id)) return;
-    const { title, file, line, project, outcome, skipReason } = test;
+    const charged = test.charges.some((charge) => charge.requirement === id);
+    if (!test.requirements.includes(id) && !charged) return;
+    const { title, file, line, project, skipReason } = test;
+    const outcome: Outcome = charged ? 'failed' : test.outcome;
     const ref: TestRef = { title, file, line, project, outcome, test: index };
     if (skipReason !== undefined) ref.skipReason = skipReason;
     refs.push(ref);
@@ -134,25 +246,67 @@ function refsTo(id: string, tests: TestRecord[]): TestRef[] {
   return refs;
 }
 
-function requirementVerdict(refs: TestRef[]): Verdict {
-  if (refs.some((ref) => ref.outcome === 'failed')) return 'failed';
-  return refs.some((ref) => ref.outcome === 'passed') ? 'passed' : 'not run';
+/** A requirement's verdict, its reasons and its failures, from the tests of one target. */
+function judgeRequirement(id: string, tests: TestRecord[]) {
+  const failures = tests.flatMap((test, index) =>
+    test.charges
+      .filter((charge) => charge.requirement === id)
+      .map(({ message, source }) => ({ test: index, message, source })),
+  );
+  if (failures.length > 0) return { verdict: 'failed' as Verdict, reasons: [], failures };
+  const tagged = tests.filter((test) => test.requirements.includes(id));
+  const noteOf = (list: { requirement: string; reason: string }[]) =>
+    list.find((note) => note.requirement === id)?.reason;
+  const decided = tagged.some(
+    (test) =>
+      test.outcome === 'passed' &&
+      noteOf(test.inconclusive) === undefined &&
+      noteOf(test.notRun) === undefined,
+  );
+  if (decided) return { verdict: 'passed' as Verdict, reasons: [], failures };
+  const reasonsFor = (pick: (test: TestRecord) => string | undefined) => [
+    ...new Set(tagged.map(pick).filter((reason): reason is string => Boolean(reason))),
+  ];
+  const inconclusive = reasonsFor((test) => noteOf(test.inconclusive));
+  if (inconclusive.length > 0)
+    return { verdict: 'inconclusive' as Verdict, reasons: inconclusive, failures };
+  const blocked = reasonsFor((test) =>
+    test.outcome === 'blocked'
+      ? test.skipReason?.replace(notes.blockedPrefix, '')
+      : (test.stoppedBy ??
+        (test.outcome === 'failed'
+          ? `its test stopped at another failure: ${test.title}`
+          : undefined)),
+  );
+  if (blocked.length > 0) return { verdict: 'blocked' as Verdict, reasons: blocked, failures };
+  const notRun = reasonsFor(
+    (test) => noteOf(test.notRun) ?? (test.outcome === 'skipped' ? test.skipReason : undefined),
+  );
+  return {
+    verdict: 'not run' as Verdict,
+    reasons: notRun.length > 0 ? notRun : [tagged.length ? 'skipped' : 'no test of it ran'],
+    failures,
+  };
 }
 
-function advisoryVerdict(refs: TestRef[], notes: AdvisoryNote[]): AdvisoryVerdict {
+function advisoryVerdict(refs: TestRef[], notesOf: AdvisoryNote[]): AdvisoryVerdict {
   if (refs.some((ref) => ref.outcome === 'failed')) return 'failed';
-  if (notes.some((note) => note.verdict === 'flagged')) return 'flagged';
+  if (notesOf.some((note) => note.verdict === 'flagged')) return 'flagged';
   return refs.some((ref) => ref.outcome === 'passed') ? 'met' : 'not run';
 }
 
-function tally<V extends string>(verdicts: readonly V[], of: { verdict: V }[]) {
+function tally<V extends string>(all: readonly V[], of: { verdict: V }[]) {
   const counts = Object.fromEntries(
-    verdicts.map((verdict) => [verdict, of.filter((item) => item.verdict === verdict).length]),
+    all.map((verdict) => [verdict, of.filter((item) => item.verdict === verdict).length]),
   ) as Record<V, number>;
   return { ...counts, total: of.length };
 }
 
-export function summarize(facts: RunFacts, tests: TestRecord[]): Summary {
+const sum = (tests: TestRecord[], pick: (test: TestRecord) => number) =>
+  tests.reduce((total, test) => total + pick(test), 0);
+
+/** The summary of one target's tests. */
+export function summarize(facts: RunFacts, tests: TestRecord[], targetName = ''): Summary {
   const sectionTitle = (section: string) => catalogue.sections[section] ?? '';
   const requirements: RequirementResult[] = [];
   const advisories: AdvisoryResult[] = [];
@@ -160,32 +314,35 @@ export function summarize(facts: RunFacts, tests: TestRecord[]): Summary {
     const refs = refsTo(requirement.id, tests);
     const base = { ...requirement, sectionTitle: sectionTitle(requirement.section) };
     if (requirement.kind !== 'advisory') {
-      requirements.push({ ...base, verdict: requirementVerdict(refs), tests: refs });
+      requirements.push({ ...base, ...judgeRequirement(requirement.id, tests), tests: refs });
       continue;
     }
-    const notes = tests.flatMap((test) =>
+    const found = tests.flatMap((test) =>
       test.advisories.filter((note) => note.id === requirement.id),
     );
-    const findings = [...new Set(notes.flatMap((note) => (note.detail ? [note.detail] : [])))];
-    advisories.push({ ...base, verdict: advisoryVerdict(refs, notes), findings, tests: refs });
+    const findings = [...new Set(found.flatMap((note) => (note.detail ? [note.detail] : [])))];
+    advisories.push({ ...base, verdict: advisoryVerdict(refs, found), findings, tests: refs });
   }
   const totals = {
-    requirements: tally(['passed', 'failed', 'not run'] as const, requirements),
+    requirements: tally(verdicts, requirements),
     advisories: tally(['met', 'flagged', 'failed', 'not run'] as const, advisories),
   };
   const verdict =
     totals.requirements.failed > 0
       ? 'not conformant'
-      : totals.requirements['not run'] > 0
-        ? 'incomplete'
-        : 'conformant';
+      : totals.requirements.passed === totals.requirements.total
+        ? 'conformant'
+        : 'incomplete';
   return {
     interface: catalogue.interface,
     interfaceVersion: catalogue.interfaceVersion,
     ...facts,
+    targetName,
     verdict,
-    requests: tests.reduce((sum, test) => sum + test.requests, 0),
-    petsCreated: tests.reduce((sum, test) => sum + test.petsCreated, 0),
+    requests: sum(tests, (test) => test.requests),
+    petsCreated: sum(tests, (test) => test.petsCreated),
+    throttled: sum(tests, (test) => test.throttled),
+    pausedMs: sum(tests, (test) => test.pausedMs),
     totals,
     requirements,
     advisories,
@@ -196,20 +353,36 @@ export function summarize(facts: RunFacts, tests: TestRecord[]): Summary {
 /** The console lines closing a run: conformance counts non-advisory requirements only. */
 export function consoleSummary(summary: Summary): string[] {
   const { requirements: counts, advisories } = summary.totals;
-  const failed = summary.requirements.filter((item) => item.verdict === 'failed');
+  const who = summary.targetName ? `${summary.targetName}: ` : '';
+  const named = (verdict: Verdict) =>
+    summary.requirements.filter((item) => item.verdict === verdict).map((item) => item.id);
+  const others = (['failed', 'inconclusive', 'blocked', 'not run'] as const)
+    .filter((verdict) => counts[verdict] > 0)
+    .map((verdict) => `${counts[verdict]} ${verdict}`);
+  const failed = named('failed');
   const lines = [
-    `Conformance: ${counts.passed} of ${counts.total} requirements passed, ${counts.failed} failed, ` +
-      `${counts['not run']} not run${failed.length ? ` (failed: ${failed.map((item) => item.id).join(', ')})` : ''}.`,
+    `${who}Conformance: ${counts.passed} of ${counts.total} requirements passed` +
+      `${others.length ? `, ${others.join(', ')}` : ''}` +
+      `${failed.length ? ` (failed: ${failed.join(', ')})` : ''}.`,
   ];
+  for (const verdict of ['inconclusive', 'blocked'] as const) {
+    for (const item of summary.requirements.filter((one) => one.verdict === verdict)) {
+      lines.push(`  ${item.id} ${verdict}: ${item.reasons.join('; ')}`);
+    }
+  }
   if (advisories.total > 0) {
     const parts = (['met', 'flagged', 'failed', 'not run'] as const)
       .filter((verdict) => verdict === 'met' || verdict === 'flagged' || advisories[verdict] > 0)
       .map((verdict) => `${advisories[verdict]} ${verdict}`);
-    lines.push(`Advisories: ${parts.join(', ')} (not part of the conformance verdict).`);
+    lines.push(`${who}Advisories: ${parts.join(', ')} (not part of the conformance verdict).`);
   }
+  const throttled =
+    summary.throttled > 0
+      ? `; ${summary.throttled} answers asked to wait, the run waited ${(summary.pausedMs / 1000).toFixed(1)} s`
+      : '';
   lines.push(
-    `Requests sent: ${summary.requests}; pets created: ${summary.petsCreated} ` +
-      `(names start with "${summary.petNamePrefix}").`,
+    `${who}Requests sent: ${summary.requests}; pets created: ${summary.petsCreated} ` +
+      `(names start with "${summary.petNamePrefix}")${throttled}.`,
   );
   return lines;
 }

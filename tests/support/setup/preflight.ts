@@ -1,26 +1,80 @@
 /**
- * Playwright's globalSetup: the preflight check (preflight-check.ts) against the configured
- * target, after the bundled reference, if used, has started (Playwright starts its webServer
- * first). A failure stops the run with one message and a non-zero exit, before any test.
+ * Playwright's globalSetup: before any request, the reporters are checked (the redacting reporter
+ * must come first, so that no report can hold the key); then the preflight check
+ * (preflight-check.ts) runs against every target, after the bundled reference, if used, has
+ * started (Playwright starts its webServer first).
+ *
+ * With one target, a failed preflight stops the run with one message and a non-zero exit. With
+ * several, a target whose preflight failed is left out (its tests are blocked, with the reason)
+ * and the others are checked; only when every one failed does the run stop.
+ * The teardown removes the run's shared state files.
  */
+import type { FullConfig } from '@playwright/test';
+import { removeRunState } from '../http/run-state.ts';
+import { type PreflightResult, preflight } from './preflight-check.ts';
+import { type PreflightFailure, recordPreflightFailures } from './preflight-results.ts';
 import { settings } from './settings.ts';
-import { preflight } from './preflight-check.ts';
 import { SetupError } from './setup-error.ts';
 
-export default async function globalSetup(): Promise<void> {
-  const { baseUrl, apiKey, requestTimeoutMs, insecureTls, maxResponseBytes } = settings;
-  const result = await preflight({
-    baseUrl,
-    apiKey,
-    timeoutMs: requestTimeoutMs,
-    insecureTls,
-    maxResponseBytes,
+/** The redacting reporter is the first of the reporters that will run, or the run refuses. */
+export function checkReporters(config: Pick<FullConfig, 'reporter'>): void {
+  const [first] = config.reporter;
+  if (first && /redacting-reporter/.test(first[0])) return;
+  const given = config.reporter.map(([name]) => name).join(', ') || '(none)';
+  throw new SetupError(
+    'Reporters replaced',
+    `the reporters of this run (${given}) do not start with the suite's redacting reporter, so ` +
+      'a report could hold the API key (a request that fails logs its headers). --reporter on ' +
+      'the command line replaces the configured reporters: leave it out. `npm run conformance` ' +
+      'writes reports/ (the summary, HTML, JSON and JUnit; with --shard=K/N also the blob ' +
+      'report for `npm run merge`), every one without the key. No request was sent.',
+  );
+}
+
+export default async function globalSetup(config: FullConfig): Promise<() => void> {
+  checkReporters(config);
+  const { targets, requestTimeoutMs, insecureTls, maxResponseBytes, maxWaitMs } = settings;
+  const results: PreflightResult[] = await Promise.all(
+    targets.map((target) =>
+      preflight({
+        baseUrl: target.baseUrl,
+        apiKey: process.env[target.apiKeyEnv] ?? '',
+        timeoutMs: requestTimeoutMs,
+        insecureTls,
+        maxResponseBytes,
+        maxWaitMs,
+      }),
+    ),
+  );
+  const failures: Record<string, PreflightFailure> = {};
+  targets.forEach((target, index) => {
+    const result = results[index]!;
+    const who = target.name ? `${target.name}: ` : '';
+    if (result.ok) {
+      console.log(`${who}${result.summary}`);
+      return;
+    }
+    const failure: PreflightFailure = { problem: result.problem };
+    if (result.requirement) failure.requirement = result.requirement;
+    failures[target.name] = failure;
   });
-  if (!result.ok) throw new SetupError('Preflight failed', result.problem);
-  console.log(result.summary);
+  recordPreflightFailures(failures);
+  const failed = Object.entries(failures);
+  if (failed.length === targets.length) {
+    const problem = failed
+      .map(([name, failure]) => (name ? `${name}: ${failure.problem}` : failure.problem))
+      .join('\n');
+    throw new SetupError('Preflight failed', problem);
+  }
+  for (const [name, failure] of failed) {
+    console.error(
+      `${name}: Preflight failed: ${failure.problem.replace(/No test was run\.$/, 'Its tests are blocked.')}`,
+    );
+  }
   if (settings.readOnly) {
     console.log(
       'Read-only mode (CONFORMANCE_READONLY=1): checks that would create pets are skipped.',
     );
   }
+  return () => removeRunState(settings.runId);
 }

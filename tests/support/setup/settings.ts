@@ -4,55 +4,112 @@
  * the configuration loads, with one message naming the variable (SetupError): nothing is sent.
  *
  * This module is evaluated in Playwright's main process and again in every worker. Values that
- * must be identical everywhere (the run id, the generated key of the bundled reference) are
- * written back to process.env by the first evaluation, which workers inherit.
+ * must be identical everywhere (the run id, the seed, the generated key of the bundled reference)
+ * are written back to process.env by the first evaluation, which workers inherit.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import 'dotenv/config';
-import { checkBaseUrl } from './base-url.ts';
 import type { ConfiguredFacts } from '../reporting/summary.ts';
 import { SetupError } from './setup-error.ts';
+import { type Target, loadTargets, singleTarget } from './targets.ts';
 
 const env = process.env;
+const hint = 'see .env.example';
+
+function fail(message: string): never {
+  throw new SetupError('Configuration error', message);
+}
 
 function intSetting(name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) {
-    throw new SetupError(
-      'Configuration error',
-      `${name} must be an integer >= ${min} (got "${raw}"); see .env.example`,
-    );
+  if (!/^\s*-?\d+\s*$/.test(raw) || !Number.isSafeInteger(value) || value < min) {
+    fail(`${name} must be an integer >= ${min} (got "${raw}"); ${hint}`);
   }
   return value;
 }
 
-function boolSetting(name: string): boolean {
-  const raw = env[name] ?? '';
-  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['', '0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-  throw new SetupError(
-    'Configuration error',
-    `${name} must be 1 or 0 (got "${raw}"); see .env.example`,
-  );
+function numberSetting(name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    fail(`${name} must be a number above 0 (got "${raw}"); ${hint}`);
+  }
+  return value;
 }
 
-/** True when no BASE_URL is configured: the suite starts and targets the bundled reference. */
-export const usesReference = !env.BASE_URL;
+const truths = ['1', 'true', 'yes'];
+const falsehoods = ['', '0', 'false', 'no'];
+
+/** A switch: 1/0, true/false or yes/no, in any letter case. */
+export function boolSetting(name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (truths.includes(raw)) return true;
+  if (falsehoods.includes(raw)) return false;
+  fail(`${name} must be 1 or 0 (also true/false, yes/no; got "${env[name]}"); ${hint}`);
+}
+
+/** The int64 values of a comma-separated list, checked. */
+export function int64List(name: string, raw: string): bigint[] {
+  const values = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (values.length === 0) fail(`${name} lists no categoryId (got "${raw}"); ${hint}`);
+  return values.map((value) => {
+    const parsed = /^-?\d{1,19}$/.test(value) ? BigInt(value) : undefined;
+    if (parsed === undefined || parsed < -(2n ** 63n) || parsed > 2n ** 63n - 1n) {
+      fail(`${name} must be a comma-separated list of int64 integers (got "${value}"); ${hint}`);
+    }
+    return parsed;
+  });
+}
+
+/** `playwright merge-reports` loads this configuration too: it needs no target and no key. */
+export const merging = process.argv.includes('merge-reports');
+
+/** True when no target is configured: the suite starts and targets the bundled reference. */
+export const usesReference = !env.BASE_URL && !env.CONFORMANCE_TARGETS && !merging;
 
 // Redaction (reporting/redaction.ts) removes the values of these variables from every report, in
-// every process of the run.
+// every process of the run; targets add theirs (targets.ts).
 env.CONFORMANCE_SECRET_VARS = [
   ...new Set(['API_KEY', ...(env.CONFORMANCE_SECRET_VARS ?? '').split(',')]),
 ]
   .filter(Boolean)
   .join(',');
 
-env.CONFORMANCE_RUN_ID ||= randomBytes(4).toString('hex');
+const runIdGiven = Boolean(env.CONFORMANCE_RUN_ID);
+const runId = env.CONFORMANCE_RUN_ID || randomBytes(4).toString('hex');
+if (!/^[A-Za-z0-9_-]{1,12}$/.test(runId)) {
+  fail(
+    `CONFORMANCE_RUN_ID must be 1 to 12 letters, digits, "-" or "_" (got "${runId}"): it goes ` +
+      `into every pet's name; ${hint}`,
+  );
+}
+env.CONFORMANCE_RUN_ID = runId;
+
 // One fast-check seed for the whole run, shown in the report, so any failure can be replayed.
-env.FC_SEED ||= String(randomBytes(4).readInt32LE());
+// Shards of one run (the same CONFORMANCE_RUN_ID) get the same seed without being told.
+env.FC_SEED ||= String(
+  runIdGiven
+    ? createHash('sha256').update(runId).digest().readInt32LE()
+    : randomBytes(4).readInt32LE(),
+);
+if (
+  !/^-?\d+$/.test(env.FC_SEED) ||
+  Number(env.FC_SEED) < -(2 ** 31) ||
+  Number(env.FC_SEED) >= 2 ** 31
+) {
+  fail(`FC_SEED must be an integer from -2147483648 to 2147483647 (got "${env.FC_SEED}"); ${hint}`);
+}
+if (env.FC_PATH !== undefined && env.FC_PATH !== '' && !/^\d+(:\d+)*$/.test(env.FC_PATH)) {
+  fail(`FC_PATH must be a counterexample path such as 3:0:1 (got "${env.FC_PATH}"); ${hint}`);
+}
+
 if (usesReference) {
   // Neither address nor key is a secret here: the reference is started for this run only. The
   // port lies below Linux's ephemeral range (32768-60999): a port in it may be held by an
@@ -63,38 +120,73 @@ if (usesReference) {
 
 const referenceBasePath = '/api/v1';
 
-/** The target's base address; a remote one is checked before anything is sent. */
-function targetBaseUrl(): string {
-  if (usesReference) return `http://127.0.0.1:${env.REFERENCE_PORT}${referenceBasePath}`;
-  const checked = checkBaseUrl(env.BASE_URL ?? '', boolSetting('CONFORMANCE_ALLOW_NON_V1_BASE'));
-  if (!env.API_KEY) {
-    throw new SetupError(
-      'Configuration error',
-      'API_KEY is not set: BASE_URL points at a remote target, which needs its key. ' +
-        'Set API_KEY in the environment or in .env (see .env.example).',
-    );
+/** The date the run takes as today (CONFORMANCE_DATE), for rehearsing getPet's removal. */
+function today(): Date {
+  const raw = env.CONFORMANCE_DATE;
+  if (!raw) return new Date();
+  const date = new Date(`${raw}T12:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(date.getTime())) {
+    fail(`CONFORMANCE_DATE must be a date as YYYY-MM-DD (got "${raw}"); ${hint}`);
   }
-  // Once per run, not once per worker: workers inherit the marker.
-  if (checked.warning && !env.CONFORMANCE_NON_V1_WARNED) {
-    console.warn(checked.warning);
-    env.CONFORMANCE_NON_V1_WARNED = '1';
+  return date;
+}
+
+const categoryIds = env.CONFORMANCE_CATEGORY_IDS
+  ? int64List('CONFORMANCE_CATEGORY_IDS', env.CONFORMANCE_CATEGORY_IDS)
+  : undefined;
+const strict = boolSetting('CONFORMANCE_STRICT');
+const readOnly = boolSetting('CONFORMANCE_READONLY');
+
+/** The targets of the run: CONFORMANCE_TARGETS' file, or the one of BASE_URL (or the reference). */
+function targetsOfRun(): Target[] {
+  if (merging) return [];
+  if (env.CONFORMANCE_TARGETS) {
+    return loadTargets(env.CONFORMANCE_TARGETS, { strict, readOnly });
   }
-  return checked.baseUrl;
+  const baseUrl = usesReference
+    ? `http://127.0.0.1:${env.REFERENCE_PORT}${referenceBasePath}`
+    : (env.BASE_URL ?? '');
+  return [
+    singleTarget({
+      baseUrl,
+      remote: !usesReference,
+      allowNonV1: boolSetting('CONFORMANCE_ALLOW_NON_V1_BASE'),
+      categoryIds,
+      strict,
+      readOnly,
+    }),
+  ];
+}
+
+const targets = targetsOfRun();
+
+/** How many shards the run is split into, and which this is (`--shard=K/N`), from the command. */
+function shardOfRun(): { current: number; total: number } {
+  const flag = process.argv.find((arg) => arg.startsWith('--shard'));
+  const value = flag?.includes('=')
+    ? flag.split('=')[1]
+    : flag
+      ? process.argv[process.argv.indexOf(flag) + 1]
+      : undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(value ?? '');
+  return match ? { current: Number(match[1]), total: Number(match[2]) } : { current: 1, total: 1 };
 }
 
 export const settings = {
-  /** Base address of the target, ending in the version segment /v1, at any path depth. */
-  baseUrl: targetBaseUrl(),
+  targets,
+  /** The base address of the first target (the only one without CONFORMANCE_TARGETS). */
+  baseUrl: targets[0]?.baseUrl ?? '',
   apiKey: env.API_KEY ?? '',
-  runId: env.CONFORMANCE_RUN_ID,
+  runId,
   referencePort: Number(env.REFERENCE_PORT),
   referenceBasePath,
   /** No answer within this many milliseconds fails the request (and names it). */
   requestTimeoutMs: intSetting('CONFORMANCE_REQUEST_TIMEOUT_MS', 10_000, 1),
   /** Upper bound for one test, all of its requests included. */
   testTimeoutMs: intSetting('CONFORMANCE_TEST_TIMEOUT_MS', 60_000, 1),
-  /** At most this many pets are created on one target in one run. */
+  /** At most this many create requests on one target in one run, all shards together. */
   maxPets: intSetting('CONFORMANCE_MAX_PETS', 400),
+  shard: shardOfRun(),
   // A remote target keeps workers waiting on the network; the bundled reference shares this
   // machine's cores with them, and a worker more than the cores only costs its start-up.
   workers: intSetting(
@@ -103,23 +195,31 @@ export const settings = {
     1,
   ),
   /** Only checks that create nothing run; the others are reported as skipped, with the reason. */
-  readOnly: boolSetting('CONFORMANCE_READONLY'),
+  readOnly,
   /** Accept a TLS certificate the system does not trust (self-signed): test environments only. */
   insecureTls: boolSetting('CONFORMANCE_INSECURE_TLS'),
   /** A larger answer fails its request instead of being parsed. */
   maxResponseBytes: intSetting('CONFORMANCE_MAX_RESPONSE_BYTES', 10_000_000, 1),
   /** Upper bound for the whole run, preflight included (Playwright's globalTimeout). */
   runTimeoutMs: intSetting('CONFORMANCE_RUN_TIMEOUT_MS', 15 * 60_000, 1),
+  /** Requests a second, across the run's workers, per target (0, unset: as fast as answers come). */
+  pace: numberSetting('CONFORMANCE_RATE', 0),
+  /** The run waits at most this long in all for a target that asks it to (429, 503). */
+  maxWaitMs: intSetting('CONFORMANCE_MAX_WAIT_S', 300, 0) * 1000,
   /** Flagged advisories (HTTP-standard expectations beyond the document) fail the run. */
-  strict: env.CONFORMANCE_STRICT === '1',
+  strict,
+  /** The categoryIds the target accepts (CONFORMANCE_CATEGORY_IDS), when it declared them. */
+  categoryIds,
+  /** The date the run takes as today. */
+  today: today(),
   /** fast-check: the seed of the run, the path of a counterexample to replay, runs per property. */
   fcSeed: Number(env.FC_SEED),
   fcPath: env.FC_PATH || undefined,
   fcRuns: intSetting('FC_RUNS', 20, 1),
 };
 
-/** Every pet the suite creates has a name starting with this, so staging owners can find them. */
-export const petNamePrefix = `petstore-conformance:${settings.runId}:`;
+/** Every pet the suite creates has this in its name, so staging owners can find them. */
+export const petNamePrefix = `conformance:${settings.runId}:`;
 
 /** What the reports need to know of the run, kept in the configuration's metadata (see summary.ts). */
 export const runFacts: ConfiguredFacts = {

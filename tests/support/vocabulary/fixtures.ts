@@ -1,48 +1,100 @@
 /**
- * The suite's fixtures: `api`, a pet store client for the configured target, `pets`, which
- * creates labelled pets and grows the store to the size a check needs (pets.ts), and `advise`,
- * which records advisories (advisory.ts).
+ * The suite's fixtures: `target`, the target of the running project; `api`, a pet store client for
+ * it; `pets`, which creates labelled pets and grows the store to the size a check needs
+ * (pets.ts); and `advise`, which records advisories (advisory.ts).
  *
- * Every test reports how many requests it sent and pets it created (as annotations the reporter
- * sums), and a failing test gets the whole exchange attached, with curl commands to repeat it.
+ * Every test reports what it did to the target (requests, pets created, answers that asked to
+ * wait and the pause they caused) as annotations the reporter sums, and a failing test gets the
+ * whole exchange attached, with curl commands to repeat it.
  */
 import { test as base } from '@playwright/test';
-import { Advisor } from './advisory.ts';
 import { PetStoreClient } from '../http/client.ts';
-import { Ledger } from '../http/ledger.ts';
+import { RunState } from '../http/run-state.ts';
 import { exchangesLog } from '../reporting/failure-text.ts';
+import { notes } from '../reporting/summary.ts';
+import { preflightFailureOf } from '../setup/preflight-results.ts';
 import { settings } from '../setup/settings.ts';
+import type { Target } from '../setup/targets.ts';
+import { Advisor } from './advisory.ts';
 import { expect } from './matchers.ts';
 import { Pets, type StoreFloor } from './pets.ts';
 
-export const test = base.extend<
-  { api: PetStoreClient; pets: Pets; advise: Advisor; conformanceStrict: boolean },
-  { storeFloor: StoreFloor }
->({
-  /** Strict mode: flagged advisories fail their tests (CONFORMANCE_STRICT=1). */
-  conformanceStrict: [settings.strict, { option: true }],
+/** This shard's part of the write budget: N shards together create at most CONFORMANCE_MAX_PETS. */
+function budgetShare(): number {
+  const { current, total } = settings.shard;
+  const base = Math.floor(settings.maxPets / total);
+  return base + (current <= settings.maxPets % total ? 1 : 0);
+}
 
-  advise: async ({ conformanceStrict }, use) => use(new Advisor(conformanceStrict)),
+export const test = base.extend<
+  { api: PetStoreClient; pets: Pets; advise: Advisor; preflightGate: void },
+  { target: Target; runState: RunState; storeFloor: StoreFloor }
+>({
+  /** The target of the running project (playwright.config.ts makes one project per target). */
+  target: [settings.targets[0]!, { option: true, scope: 'worker' }],
+
+  runState: [
+    async ({ target }, use) =>
+      use(
+        new RunState({
+          runId: settings.runId,
+          baseUrl: target.baseUrl,
+          maxPets: budgetShare(),
+          pace: settings.pace,
+          maxWaitMs: settings.maxWaitMs,
+        }),
+      ),
+    { scope: 'worker' },
+  ],
 
   // Playwright requires the object pattern even when a fixture uses no other fixture.
   // eslint-disable-next-line no-empty-pattern
   storeFloor: [async ({}, use) => use({ atLeast: 0 }), { scope: 'worker' }],
 
-  api: async ({ request, baseURL }, use, testInfo) => {
-    const baseUrl = baseURL ?? settings.baseUrl;
-    const ledger = new Ledger(settings.runId, baseUrl, settings.maxPets);
+  /** A target whose preflight failed is not checked: each of its tests is blocked, with why. */
+  preflightGate: [
+    async ({ target }, use) => {
+      const failure = preflightFailureOf(target.name);
+      if (failure) {
+        if (failure.requirement) {
+          base.info().annotations.push({
+            type: notes.finding,
+            description: `[${failure.requirement}] ${failure.problem}`,
+          });
+        }
+        base.skip(
+          true,
+          `${notes.blockedPrefix}the preflight failed: ${failure.problem.split('\n')[0]}`,
+        );
+      }
+      await use();
+    },
+    { auto: true },
+  ],
+
+  advise: async ({ target }, use) => use(new Advisor(target.strict)),
+
+  api: async ({ request, target, runState }, use, testInfo) => {
     const api = new PetStoreClient(request, {
-      baseUrl,
-      apiKey: settings.apiKey,
+      baseUrl: target.baseUrl,
+      apiKey: process.env[target.apiKeyEnv] ?? '',
       timeoutMs: settings.requestTimeoutMs,
-      ledger,
-      readOnly: settings.readOnly,
+      state: runState,
+      readOnly: target.readOnly,
       maxResponseBytes: settings.maxResponseBytes,
     });
     await use(api);
-    testInfo.annotations.push({ type: 'requests', description: String(ledger.requests) });
-    if (ledger.petsCreated > 0) {
-      testInfo.annotations.push({ type: 'pets created', description: String(ledger.petsCreated) });
+    const { requests, petsCreated, throttled, pausedMs } = api.counts;
+    const counts: [string, number][] = [
+      ['requests', requests],
+      ['pets created', petsCreated],
+      ['throttled', throttled],
+      ['paused ms', pausedMs],
+    ];
+    for (const [type, value] of counts) {
+      if (value > 0 || type === 'requests') {
+        testInfo.annotations.push({ type, description: String(value) });
+      }
     }
     if (testInfo.status !== testInfo.expectedStatus && api.exchanges.length > 0) {
       const log = exchangesLog(api.exchanges);
@@ -50,7 +102,14 @@ export const test = base.extend<
     }
   },
 
-  pets: async ({ api, storeFloor }, use) => use(new Pets(api, storeFloor)),
+  pets: async ({ api, storeFloor, target }, use) =>
+    use(
+      new Pets(
+        api,
+        storeFloor,
+        target.categoryIds?.map((id) => BigInt(id)),
+      ),
+    ),
 });
 
 export { expect };

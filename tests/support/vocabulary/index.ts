@@ -6,7 +6,9 @@
  */
 export { test, expect } from './fixtures.ts';
 export { type Pets } from './pets.ts';
-export { because, responseProblems } from './matchers.ts';
+export { because, isErrorAnswer } from './matchers.ts';
+export { inconclusive, notRun } from './verdicts.ts';
+export { type KnownPet, petIn, petsIn } from './attribution.ts';
 export { req, propertyOf, advisoryOf, section } from './tags.ts';
 export * as generate from './generators.ts';
 export { checkProperty } from './property.ts';
@@ -21,4 +23,6 @@ export {
   petStatuses,
 } from '../http/client.ts';
 export { invalidCredentials } from '../http/credentials.ts';
+export { getPetGoneReason, getPetMayBeGone } from './versioning.ts';
+export { ownName } from './pets.ts';
 export { petNamePrefix, settings } from '../setup/settings.ts';

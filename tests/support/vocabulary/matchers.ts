@@ -1,214 +1,362 @@
 /**
- * Custom matchers: each check of the interface document in one place, with failure messages
- * that name the requirement, the request, what was expected and what came back.
+ * Custom matchers: each check of the interface document in one place. attribution.ts charges each
+ * problem an answer shows to its requirement; verdicts.ts fails the test for its own requirements
+ * and records the others as findings. Messages name the requirement, the request, what was
+ * expected and what came back (layout: reporting/failure-text.ts).
+ *
+ * Matchers that take answers take one or an array: an array is judged whole, so that one answer
+ * without a usable reply does not hide another one's failure.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect } from '@playwright/test';
+import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ApiResponse, Pet } from '../http/client.ts';
-import { exactInteger, isJsonNumber } from '../http/lossless-json.ts';
-import { type SchemaName, validateBody } from '../http/schema.ts';
-import { checkFailure } from '../reporting/failure-text.ts';
-import { requirementIds } from './tags.ts';
+import {
+  type ExpectedStatus,
+  type KnownPet,
+  type Problem,
+  type SentPet,
+  asPet,
+  operationRequirement,
+  describeStatus,
+  echoProblems,
+  errorBodyProblems,
+  listBodyProblems,
+  mediaProblems,
+  petBodyProblems,
+  statusProblems,
+  storedProblems,
+} from './attribution.ts';
+import { knownPets, remember } from './known-pets.ts';
+import {
+  type MatcherResult,
+  inconclusive,
+  ownRequirements,
+  primaryRequirement,
+  settle,
+} from './verdicts.ts';
 
-/** `client-error`: any 4xx but 401 (the suite is authenticated), for answers the document leaves open. */
-export type ExpectedStatus = number | 'client-error';
+export type { ExpectedStatus } from './attribution.ts';
 
-type MatcherResult = { pass: boolean; message: () => string; name: string };
+type Answers = ApiResponse | readonly ApiResponse[];
+const each = (answers: Answers): readonly ApiResponse[] =>
+  Array.isArray(answers) ? answers : [answers as ApiResponse];
 
-function requirementIdsOfCurrentTest(): string[] {
-  try {
-    return requirementIds(test.info().tags);
-  } catch {
-    return [];
-  }
+/** Options every matcher takes: the requirement its own check (status, count…) is charged to. */
+export interface CheckOptions {
+  as?: RequirementId;
 }
 
-function requirementsOfCurrentTest(): string {
-  const ids = requirementIdsOfCurrentTest();
-  return ids.length ? `[${ids.join(', ')}] ` : '';
+const blocked = (problems: Problem[]) => problems.some((problem) => problem.blocks);
+
+/** The status, then the Error body of an error answer. */
+function errorProblems(response: ApiResponse, status: ExpectedStatus, own: RequirementId) {
+  const problems = statusProblems(response, status, own);
+  if (blocked(problems)) return problems;
+  return [...mediaProblems(response), ...errorBodyProblems(response)];
 }
 
-/** A message for a plain assertion, prefixed with the current test's requirement IDs. */
-export function because(detail: string): string {
-  return `${requirementsOfCurrentTest()}${detail}`;
-}
-
-function report(name: string, response: ApiResponse, expected: string, problems: string[]) {
-  return {
-    name,
-    pass: problems.length === 0,
-    message: () =>
-      checkFailure({
-        requirements: requirementIdsOfCurrentTest(),
-        exchange: response,
-        expected,
-        problems,
-      }),
-  };
-}
-
-function statusMatches(expected: ExpectedStatus, actual: number): boolean {
-  return expected === 'client-error'
-    ? actual >= 400 && actual < 500 && actual !== 401
-    : actual === expected;
-}
-
-/** The problems of a response against a status and the schema of its documented body. */
-export function responseProblems(
-  response: ApiResponse,
-  status: ExpectedStatus,
-  schema?: SchemaName,
-): string[] {
-  const problems: string[] = [];
-  if (!statusMatches(status, response.status)) {
-    // The body answers another status: judging it by this one's schema would only add noise
-    // (it is shown in full beside the message).
-    return [
-      status === 'client-error'
-        ? `status ${response.status} is not a 4xx other than 401`
-        : `status ${response.status}, not ${status}`,
-    ];
-  }
-  if (!schema) return problems;
-  if (!response.isJson) {
-    problems.push(`Content-Type is "${response.contentType}", not application/json`);
-  }
-  const body = response.body;
-  if (!body.ok) return [...problems, `${body.problem}: a ${schema} body was expected`];
-  problems.push(...validateBody(schema, body.value).map((problem) => `${schema}: ${problem}`));
-  if (schema === 'Error') {
-    // Compared as numbers, exactly: 401.0 is the integer 401 to JSON Schema, "401" is a string.
-    const field = (body.value as Record<string, unknown> | null)?.status;
-    const value = isJsonNumber(field) ? exactInteger(field.value) : undefined;
-    if (value !== BigInt(response.status)) {
-      const shown = isJsonNumber(field) ? field.value : JSON.stringify(field);
-      problems.push(`Error.status is ${shown}, not the HTTP status ${response.status}`);
+/** A listed pet this run created, against what it was created with. */
+function listedProblems(items: readonly unknown[]): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Map<bigint, string>();
+  for (const item of items) {
+    const pet = asPet(item as never);
+    if (!pet) continue;
+    const content = JSON.stringify([pet.name, String(pet.categoryId), pet.status]);
+    const earlier = seen.get(pet.id);
+    if (earlier === content) {
+      problems.push({
+        requirement: 'LIST-NO-DUPLICATES',
+        text: `pet ${pet.id} is listed more than once`,
+      });
+    } else if (earlier !== undefined) {
+      // Two different pets under one id: the ids are not unique (or not exact).
+      problems.push({
+        requirement:
+          BigInt(Number(pet.id)) === pet.id && pet.id <= 2n ** 53n && pet.id >= -(2n ** 53n)
+            ? 'PET-ID-UNIQUE'
+            : 'PET-ID-INT64',
+        text: `two different pets are listed with id ${pet.id}`,
+      });
     }
+    seen.set(pet.id, content);
+    const known = knownPets.get(pet.id);
+    if (known) problems.push(...storedProblems(known, pet, 'in the list'));
   }
   return problems;
 }
 
-function describePet(pet: Partial<Pet>): string {
-  const status = pet.status === undefined ? 'no status' : `status ${pet.status}`;
-  return `${pet.id === undefined ? '' : `id ${pet.id}, `}name ${JSON.stringify(pet.name)}, categoryId ${pet.categoryId}, ${status}`;
+export interface ListExpectation extends CheckOptions {
+  /** Exactly this many pets (the store holds more). */
+  exactly?: number;
+  /** At most this many pets. */
+  atMost?: number;
+  /** Only pets of this status (LIST-STATUS-FILTER). */
+  status?: string;
+  /** These pets must be listed while the list is shorter than `limit` (LIST-COMPLETE). */
+  including?: readonly KnownPet[];
+  /** The limit asked for: a list this long may leave pets out. */
+  limit?: number;
 }
 
-/** Differences between a returned pet and the one expected; `status: undefined` in `echo` mode means "any". */
-export function petDifferences(
-  actual: Pet,
-  expected: Partial<Pet>,
-  mode: 'echo' | 'same',
-): string[] {
-  const differences: string[] = [];
-  if (expected.id !== undefined && actual.id !== expected.id) {
-    differences.push(`id is ${actual.id}, not ${expected.id}`);
+function listProblems(response: ApiResponse, expected: ListExpectation, own: RequirementId) {
+  const problems = statusProblems(response, 200, own);
+  if (blocked(problems)) return problems;
+  problems.push(...mediaProblems(response));
+  const body = listBodyProblems(response);
+  problems.push(...body.problems);
+  const items = body.items;
+  if (!items) return problems;
+  if (expected.exactly !== undefined && items.length !== expected.exactly) {
+    problems.push({
+      requirement: own,
+      text: `${items.length} pets listed, not exactly ${expected.exactly}`,
+    });
   }
-  if (expected.name !== undefined && actual.name !== expected.name) {
-    differences.push(
-      `name is ${JSON.stringify(actual.name)}, not ${JSON.stringify(expected.name)}`,
+  if (expected.atMost !== undefined && items.length > expected.atMost) {
+    problems.push({
+      requirement: own,
+      text: `${items.length} pets listed, more than ${expected.atMost}`,
+    });
+  }
+  if (expected.status !== undefined) {
+    const wrong = items.filter(
+      (item) => (item as Record<string, unknown> | null)?.status !== expected.status,
     );
+    for (const item of wrong.slice(0, 5)) {
+      const pet = asPet(item as never);
+      const status = (item as Record<string, unknown> | null)?.status;
+      problems.push({
+        requirement: 'LIST-STATUS-FILTER',
+        text: `${pet ? `pet ${pet.id}` : 'a pet'} has status ${status === undefined ? '(absent)' : JSON.stringify(status)}, not ${expected.status}`,
+      });
+    }
   }
-  if (expected.categoryId !== undefined && actual.categoryId !== expected.categoryId) {
-    differences.push(`categoryId is ${actual.categoryId}, not ${expected.categoryId}`);
-  }
-  if ((mode === 'same' || expected.status !== undefined) && actual.status !== expected.status) {
-    differences.push(
-      `status is ${actual.status ?? '(absent)'}, not ${expected.status ?? '(absent)'}`,
-    );
-  }
-  return differences;
-}
-
-export const expect = baseExpect.extend({
-  /** The response has this status and, when a schema is named, a valid JSON body of that schema. */
-  toAnswer(response: ApiResponse, status: ExpectedStatus, schema?: SchemaName): MatcherResult {
-    const what = status === 'client-error' ? 'a 4xx other than 401' : `${status}`;
-    const expected = schema ? `${what} with a ${schema} body in application/json` : what;
-    return report('toAnswer', response, expected, responseProblems(response, status, schema));
-  },
-
-  /** The body is sent as application/json (parameters such as charset are fine), whatever the status. */
-  toBeJsonMedia(response: ApiResponse): MatcherResult {
-    const problems = response.isJson
-      ? []
-      : [`Content-Type is "${response.contentType}", not application/json`];
-    return report('toBeJsonMedia', response, 'a body in application/json', problems);
-  },
-
-  /** Any answer but a 5xx: for inputs where the document allows several answers, none a 5xx. */
-  toAnswerWithout5xx(response: ApiResponse): MatcherResult {
-    const problems = response.status >= 500 ? [`status ${response.status}: a server error`] : [];
-    return report('toAnswerWithout5xx', response, 'any status below 500', problems);
-  },
-
-  /** An error answer: the status (or any 4xx but 401) with an Error body whose status matches. */
-  toAnswerError(response: ApiResponse, status: ExpectedStatus): MatcherResult {
-    const what = status === 'client-error' ? 'a 4xx other than 401' : `${status}`;
-    return report(
-      'toAnswerError',
-      response,
-      `${what} with an Error body`,
-      responseProblems(response, status, 'Error'),
-    );
-  },
-
-  /**
-   * The response carries a valid Pet with these fields. `echo`: the fields of a NewPet as sent
-   * (status compared only when it was sent); `same`: every field, status presence included.
-   */
-  toCarryPet(
-    response: ApiResponse,
-    expected: Partial<Pet>,
-    mode: 'echo' | 'same' = 'same',
-  ): MatcherResult {
-    const problems = responseProblems(response, response.status, 'Pet');
-    if (problems.length === 0) problems.push(...petDifferences(response.pet(), expected, mode));
-    return report('toCarryPet', response, `a Pet with ${describePet(expected)}`, problems);
-  },
-
-  /**
-   * A 200 list of valid Pets: with exactly or at most so many items, every item of the status
-   * asked for, and the given pets among them (with the same fields) when the list is not full.
-   */
-  toListPets(
-    response: ApiResponse,
-    expected: {
-      exactly?: number;
-      atMost?: number;
-      status?: string;
-      including?: Pet[];
-      limit?: number;
-    },
-  ): MatcherResult {
-    const problems = responseProblems(response, 200, 'Pets');
-    if (problems.length === 0) {
-      const pets = response.pets();
-      if (expected.exactly !== undefined && pets.length !== expected.exactly) {
-        problems.push(`${pets.length} pets listed, not exactly ${expected.exactly}`);
-      }
-      if (expected.atMost !== undefined && pets.length > expected.atMost) {
-        problems.push(`${pets.length} pets listed, more than ${expected.atMost}`);
-      }
-      const wrong = expected.status ? pets.filter((pet) => pet.status !== expected.status) : [];
-      for (const pet of wrong.slice(0, 5)) {
-        problems.push(
-          `pet ${pet.id} has status ${pet.status ?? '(absent)'}, not ${expected.status}`,
-        );
-      }
-      // A list shorter than its limit must be complete: it holds every matching pet.
-      if (expected.limit === undefined || pets.length < expected.limit) {
-        for (const wanted of expected.including ?? []) {
-          const found = pets.find((pet) => pet.id === wanted.id);
-          if (!found)
-            problems.push(
-              `pet ${wanted.id} is missing, though the list holds fewer than ${expected.limit ?? 'all'} pets`,
-            );
-          else
-            problems.push(
-              ...petDifferences(found, wanted, 'same').map((d) => `pet ${wanted.id}: ${d}`),
-            );
+  if (expected.including?.length) {
+    const limit = expected.limit ?? Number.POSITIVE_INFINITY;
+    if (items.length < limit) {
+      const listed = new Set(items.map((item) => asPet(item as never)?.id));
+      for (const wanted of expected.including) {
+        if (!listed.has(wanted.id)) {
+          problems.push({
+            requirement: 'LIST-COMPLETE',
+            text: `pet ${wanted.id} (created just before) is missing, though the list holds fewer than ${limit} pets`,
+          });
         }
       }
+    } else if (ownRequirements().includes('LIST-COMPLETE')) {
+      inconclusive(
+        'LIST-COMPLETE',
+        `${response.request.path} came back full (${items.length} pets): the store holds too many pets of that kind to tell whether any is missing`,
+      );
     }
+  }
+  problems.push(...listedProblems(items));
+  return problems;
+}
+
+/** A getPet answer for a pet this run created: status, shape, the same pet as created. */
+function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
+  if (response.failure !== undefined || response.status !== 200) {
+    if (response.failure !== undefined) return statusProblems(response, 200, 'GET-200-PET');
+    const beyond = known.id > 2n ** 53n || known.id < -(2n ** 53n);
+    const requirement: RequirementId =
+      response.status === 404
+        ? beyond
+          ? 'PET-ID-INT64'
+          : 'CREATE-PERSIST'
+        : response.status === 410
+          ? 'GETPET-DEPRECATED-KEPT'
+          : 'GET-200-PET';
+    const why =
+      response.status === 404
+        ? beyond
+          ? `: pet ${known.id}, created with 201, is not found by its id (beyond 2^53: read through a double?)`
+          : `: pet ${known.id}, created with 201, is not found`
+        : '';
+    return [{ requirement, text: `status ${response.status}, not 200${why}`, blocks: true }];
+  }
+  const problems = mediaProblems(response);
+  const body = petBodyProblems(response);
+  problems.push(...body.problems);
+  const pet = body.pet;
+  if (!pet) return problems;
+  if (pet.id !== known.id) {
+    const rounded = BigInt(Number(known.id)) !== known.id || Number(pet.id) === Number(known.id);
+    problems.push({
+      requirement:
+        rounded && (known.id > 2n ** 53n || known.id < -(2n ** 53n))
+          ? 'PET-ID-INT64'
+          : 'GET-200-PET',
+      text: `getPet of ${known.id} answered pet ${pet.id}`,
+    });
+    return problems;
+  }
+  return [...problems, ...storedProblems(known, pet, 'getPet')];
+}
+
+/** A 201 answer for a NewPet: status, shape, what was sent. */
+function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementId) {
+  const problems = statusProblems(response, 201, own);
+  if (blocked(problems)) {
+    if (response.status === 400 && !process.env.CONFORMANCE_CATEGORY_IDS) {
+      problems[0]!.text +=
+        ': a valid NewPet was refused. If the target accepts only the categoryIds of its own ' +
+        'categories, list them in CONFORMANCE_CATEGORY_IDS';
+    }
+    return { problems };
+  }
+  problems.push(...mediaProblems(response));
+  const body = petBodyProblems(response);
+  problems.push(...body.problems);
+  if (body.pet) problems.push(...echoProblems(sent, body.pet));
+  return { problems, pet: body.pet };
+}
+
+const describePet = (pet: Partial<Pet>) =>
+  `name ${JSON.stringify(pet.name)}, categoryId ${pet.categoryId}, ${pet.status === undefined ? 'status omitted' : `status ${pet.status}`}`;
+
+export const expect = baseExpect.extend({
+  /** The status expected; any body sent as application/json. */
+  toAnswer(received: Answers, status: ExpectedStatus, options: CheckOptions = {}): MatcherResult {
+    const own = options.as ?? primaryRequirement();
+    return settle(
+      'toAnswer',
+      each(received).map((response) => {
+        const problems = statusProblems(response, status, own);
+        return {
+          exchange: response,
+          expected: describeStatus(status),
+          problems: blocked(problems) ? problems : mediaProblems(response),
+        };
+      }),
+    );
+  },
+
+  /** An error answer: the status (or any 4xx but 401), with an Error body whose status matches. */
+  toAnswerError(
+    received: Answers,
+    status: ExpectedStatus,
+    options: CheckOptions = {},
+  ): MatcherResult {
+    const own = options.as ?? primaryRequirement();
+    return settle(
+      'toAnswerError',
+      each(received).map((response) => ({
+        exchange: response,
+        expected: `${describeStatus(status)} with an Error body`,
+        problems: errorProblems(response, status, own),
+      })),
+    );
+  },
+
+  /** Any answer but a 5xx (the document allows several answers here, none a 5xx). */
+  toAnswerWithout5xx(received: Answers, options: CheckOptions = {}): MatcherResult {
+    const own = options.as ?? primaryRequirement();
+    return settle(
+      'toAnswerWithout5xx',
+      each(received).map((response) => ({
+        exchange: response,
+        expected: 'any status below 500',
+        problems:
+          response.failure !== undefined
+            ? statusProblems(response, 200, own)
+            : response.status >= 500
+              ? [{ requirement: own, text: `status ${response.status}: a server error` }]
+              : [],
+      })),
+    );
+  },
+
+  /**
+   * The key was accepted: no 401 (or 403). Any other failure of the operation is that
+   * operation's own requirement's, not the key's.
+   */
+  toAcceptKey(received: Answers, options: CheckOptions = {}): MatcherResult {
+    const own = options.as ?? primaryRequirement();
+    return settle(
+      'toAcceptKey',
+      each(received).map((response) => {
+        const problems: Problem[] = [];
+        if (response.failure !== undefined) problems.push(...statusProblems(response, 200, own));
+        else if (response.status === 401 || response.status === 403) {
+          problems.push({
+            requirement: own,
+            text: `status ${response.status}: the key was refused`,
+          });
+        } else if (response.status >= 300 && response.operation) {
+          problems.push({
+            requirement: operationRequirement[response.operation],
+            text: `status ${response.status}: the ${response.operation} with a valid key failed`,
+          });
+        }
+        return { exchange: response, expected: 'the key accepted: no 401', problems };
+      }),
+    );
+  },
+
+  /** Each error answer (4xx, 5xx) carries an Error body whose status is the HTTP status. */
+  toCarryErrorBodies(received: Answers): MatcherResult {
+    return settle(
+      'toCarryErrorBodies',
+      each(received).map((response) => ({
+        exchange: response,
+        expected: 'an Error body, if the answer is an error',
+        problems:
+          response.failure !== undefined
+            ? statusProblems(response, 400, 'ERROR-SHAPE')
+            : response.status >= 400
+              ? [...mediaProblems(response), ...errorBodyProblems(response)]
+              : [],
+      })),
+    );
+  },
+
+  /** Every body sent as application/json (a charset parameter is fine), whatever the status. */
+  toBeJsonMedia(received: Answers): MatcherResult {
+    return settle(
+      'toBeJsonMedia',
+      each(received).map((response) => ({
+        exchange: response,
+        expected: 'a body in application/json',
+        problems:
+          response.failure !== undefined
+            ? statusProblems(response, 200, 'MEDIA-JSON')
+            : mediaProblems(response),
+      })),
+    );
+  },
+
+  /**
+   * A createPet answer: 201 with a Pet carrying exactly what was sent (the name, the status when
+   * sent, the categoryId). The pet is remembered, so every later read of it is checked too.
+   */
+  toCreatePet(received: ApiResponse, sent: SentPet, options: CheckOptions = {}): MatcherResult {
+    const { problems, pet } = createdProblems(received, sent, options.as ?? 'CREATE-201-PET');
+    if (pet && received.status === 201) remember(sent, pet);
+    return settle('toCreatePet', [
+      { exchange: received, expected: `201 with a Pet: ${describePet(sent)}`, problems },
+    ]);
+  },
+
+  /** A getPet answer for a pet this run created: 200 with the same pet, as created. */
+  toReadBack(received: ApiResponse, known: KnownPet): MatcherResult {
+    return settle('toReadBack', [
+      {
+        exchange: received,
+        expected: `200 with pet ${known.id}: ${describePet(known)}`,
+        problems: readBackProblems(received, known),
+      },
+    ]);
+  },
+
+  /**
+   * A 200 list of Pets: exactly or at most so many, only of the status asked for, the given pets
+   * among them while the list is shorter than its limit, each pet once, and every pet this run
+   * created exactly as created.
+   */
+  toListPets(received: Answers, expected: ListExpectation = {}): MatcherResult {
+    const own = expected.as ?? primaryRequirement();
     const parts = [
       expected.exactly !== undefined ? `exactly ${expected.exactly}` : '',
       expected.atMost !== undefined ? `at most ${expected.atMost}` : '',
@@ -217,6 +365,23 @@ export const expect = baseExpect.extend({
         ? `including ${expected.including.map((pet) => pet.id).join(', ')} unless full`
         : '',
     ].filter(Boolean);
-    return report('toListPets', response, `200 with Pets: ${parts.join(', ') || 'any'}`, problems);
+    return settle(
+      'toListPets',
+      each(received).map((response) => ({
+        exchange: response,
+        expected: `200 with Pets: ${parts.join(', ') || 'any'}`,
+        problems: listProblems(response, expected, own),
+      })),
+    );
   },
 });
+
+/** A message for a plain assertion: `[ID] detail`, charged to `as` or the test's first requirement. */
+export function because(detail: string, as?: RequirementId): string {
+  return `[${as ?? primaryRequirement()}] ${detail}`;
+}
+
+/** Whether an answer is exactly an error of that status with a valid Error body (for advisories). */
+export function isErrorAnswer(response: ApiResponse, status: number): boolean {
+  return errorProblems(response, status, 'ERROR-SHAPE').length === 0;
+}

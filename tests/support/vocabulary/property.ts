@@ -5,21 +5,27 @@
  *   that count as passing without a request, so the counterexample reported is the smallest one
  *   actually seen to fail, found in seconds;
  * - on failure, the seed, the path, the shrunk counterexample and the one command that replays it
- *   are in the error, an annotation and an attachment.
+ *   are in the error, an annotation and an attachment; the error is charged to the requirement
+ *   the counterexample broke (the check inside names it);
+ * - a property cut short by its time limit before its runs were done decided nothing: its
+ *   requirements are marked inconclusive, never passed.
  */
 import fc from 'fast-check';
 import { test } from '@playwright/test';
 import { relative } from 'node:path';
-import { WriteBudgetExceeded } from '../http/ledger.ts';
+import { RateLimitExhausted } from '../http/client.ts';
+import { WriteBudgetExceeded } from '../http/run-state.ts';
 import { propertyFailure } from '../reporting/failure-text.ts';
+import { chargedIds } from '../reporting/summary.ts';
 import { settings } from '../setup/settings.ts';
+import { inconclusive, ownRequirements, primaryRequirement } from './verdicts.ts';
 
 export interface PropertyOptions {
   /** Runs, when not FC_RUNS. */
   numRuns?: number;
   /** Inputs sent while shrinking a failure (default 40). */
   shrinkRuns?: number;
-  /** Overall time limit in ms (default 30 s): a property interrupted before a failure passes. */
+  /** Overall time limit in ms (default 30 s): a property cut short by it is inconclusive. */
   timeLimitMs?: number;
 }
 
@@ -43,7 +49,8 @@ export async function checkProperty<T>(
         await predicate(value);
         return true;
       } catch (error) {
-        if (error instanceof WriteBudgetExceeded || info.expectedStatus === 'skipped') {
+        const limit = error instanceof WriteBudgetExceeded || error instanceof RateLimitExhausted;
+        if (limit || info.expectedStatus === 'skipped') {
           stop = error;
           return true;
         }
@@ -65,7 +72,13 @@ export async function checkProperty<T>(
     type: 'fast-check',
     description: `seed ${details.seed}, ${details.numRuns} runs${details.interrupted ? ' (interrupted by the time limit)' : ''}`,
   });
-  if (!details.failed) return;
+  if (!details.failed) {
+    if (details.interrupted) {
+      const reason = `cut short by its time limit after ${details.numRuns} of ${options.numRuns ?? settings.fcRuns} runs`;
+      for (const id of ownRequirements()) inconclusive(id, reason);
+    }
+    return;
+  }
 
   const location = `${relative(process.cwd(), info.file)}:${info.line}`;
   const replay = `FC_SEED=${details.seed} FC_PATH="${details.counterexamplePath}" npx playwright test ${location}`;
@@ -87,5 +100,8 @@ export async function checkProperty<T>(
     details.errorInstance instanceof Error
       ? details.errorInstance.message
       : String(details.errorInstance);
-  throw new Error(`${summary}\n\n${cause}`);
+  // Charged to what the counterexample broke, as the check that failed on it said.
+  const ids = chargedIds(cause);
+  const charged = ids.length ? ids : [primaryRequirement()];
+  throw new Error(`[${charged.join(', ')}] ${summary}\n\n${cause}`);
 }

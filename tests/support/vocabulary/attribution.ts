@@ -1,0 +1,301 @@
+/**
+ * Attribution: which requirement each problem an answer shows is charged to, so that one deviation
+ * fails its own requirement and not every check that met it. Pure functions over answers; the
+ * matchers (matchers.ts) record what they return (verdicts.ts).
+ *
+ * The rules, in one place:
+ * - no usable answer at all (refused, reset, timed out, too large): the operation's own
+ *   requirement (listPets: LIST-200-PETS, createPet: CREATE-201-PET, getPet: GET-200-PET);
+ * - the status code, a count, a filter, completeness: the check's own requirement;
+ * - a body that is not sent as application/json, or is not JSON: MEDIA-JSON;
+ * - an Error body's shape: ERROR-SHAPE; its status field not the HTTP status: ERROR-STATUS-FIELD;
+ * - a Pet's shape: PET-SHAPE, but its id PET-ID-INT64, its categoryId NEWPET-CATEGORYID-INT64,
+ *   its status PETSTATUS-ENUM; a list that is not an array: LIST-200-PETS;
+ * - a created pet's name or status not as sent: CREATE-ECHO in the 201 answer, CREATE-PERSIST
+ *   when read back (unless the 201 answer showed the same already); a categoryId not as sent,
+ *   anywhere: NEWPET-CATEGORYID-INT64.
+ */
+import type { RequirementId } from '../../../requirements/catalogue.ts';
+import type { ApiResponse, Operation, Pet } from '../http/client.ts';
+import { type JsonValue, exactInteger, int64Of, isJsonNumber } from '../http/lossless-json.ts';
+import { type SchemaName, type Violation, validateBody } from '../http/schema.ts';
+
+/** A problem found in an answer, charged to one requirement. */
+export interface Problem {
+  requirement: RequirementId;
+  text: string;
+  /** The check that found it cannot go on: the answer it needed is not there. */
+  blocks?: boolean;
+}
+
+/** What an operation that fails to answer at all breaks. */
+export const operationRequirement: Record<Operation, RequirementId> = {
+  listPets: 'LIST-200-PETS',
+  createPet: 'CREATE-201-PET',
+  getPet: 'GET-200-PET',
+};
+
+/** `client-error`: any 4xx but 401 (the suite is authenticated), where the document leaves it open. */
+export type ExpectedStatus = number | 'client-error';
+
+export function statusMatches(expected: ExpectedStatus, actual: number): boolean {
+  return expected === 'client-error'
+    ? actual >= 400 && actual < 500 && actual !== 401
+    : actual === expected;
+}
+
+export function describeStatus(expected: ExpectedStatus): string {
+  return expected === 'client-error' ? 'a 4xx other than 401' : String(expected);
+}
+
+/**
+ * The answer's status against the one expected, charged to `own`. A request without a usable
+ * answer is charged to its operation instead (or to `own` when it is no operation of the
+ * interface). Both block: a wrong status is reported alone, its body is not judged further.
+ */
+export function statusProblems(
+  response: ApiResponse,
+  expected: ExpectedStatus,
+  own: RequirementId,
+): Problem[] {
+  if (response.failure !== undefined) {
+    const requirement = response.operation ? operationRequirement[response.operation] : own;
+    const operation = response.operation ? ` (${response.operation})` : '';
+    return [
+      { requirement, text: `no usable answer${operation}: ${response.failure}`, blocks: true },
+    ];
+  }
+  if (statusMatches(expected, response.status)) return [];
+  const text =
+    expected === 'client-error'
+      ? `status ${response.status} is not a 4xx other than 401`
+      : `status ${response.status}, not ${expected}`;
+  return [{ requirement: own, text, blocks: true }];
+}
+
+/** Where an answer breaks the media type: a body not sent as application/json. */
+export function mediaProblems(response: ApiResponse): Problem[] {
+  // An empty body carries no media type; whether one was due is the shape's question.
+  if (response.failure !== undefined || response.text === '' || response.isJson) return [];
+  const type = response.contentType || 'no Content-Type';
+  return [{ requirement: 'MEDIA-JSON', text: `Content-Type is "${type}", not application/json` }];
+}
+
+/** The requirement of a Pet's field: its id, categoryId and status have requirements of their own. */
+export function petFieldRequirement(violation: Violation): RequirementId {
+  if (violation.text.includes('must have required property')) return 'PET-SHAPE';
+  if (violation.field === 'id') return 'PET-ID-INT64';
+  if (violation.field === 'categoryId') return 'NEWPET-CATEGORYID-INT64';
+  if (violation.field === 'status') return 'PETSTATUS-ENUM';
+  return 'PET-SHAPE';
+}
+
+/** Each violation once: ajv reports a non-object twice, once per part of Pet's allOf. */
+function unique(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = `${problem.requirement} ${problem.text}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The body parsed, or the problems of a body that is not JSON (MEDIA-JSON, and the shape's). */
+function parsed(
+  response: ApiResponse,
+  schema: SchemaName,
+  shape: RequirementId,
+): { value: JsonValue } | { problems: Problem[] } {
+  const body = response.body;
+  if (body.ok) return { value: body.value };
+  const problems: Problem[] = [];
+  if (response.text !== '') problems.push({ requirement: 'MEDIA-JSON', text: body.problem });
+  problems.push({ requirement: shape, text: `no ${schema} body: ${body.problem}`, blocks: true });
+  return { problems };
+}
+
+/** An Error body: its shape (ERROR-SHAPE) and its status field (ERROR-STATUS-FIELD). */
+export function errorBodyProblems(response: ApiResponse): Problem[] {
+  const body = parsed(response, 'Error', 'ERROR-SHAPE');
+  if ('problems' in body) return body.problems;
+  const problems: Problem[] = validateBody('Error', body.value).map((violation) => ({
+    requirement: 'ERROR-SHAPE',
+    text: `Error: ${violation.text}`,
+  }));
+  // Compared as numbers, exactly: 401.0 is the integer 401 to JSON Schema. A status that is no
+  // integer at all is the shape's problem, reported above.
+  const field = (body.value as Record<string, JsonValue> | null)?.status;
+  const value = isJsonNumber(field) ? exactInteger(field.value) : undefined;
+  if (value !== undefined && value !== BigInt(response.status)) {
+    problems.push({
+      requirement: 'ERROR-STATUS-FIELD',
+      text: `Error.status is ${isJsonNumber(field) ? field.value : ''}, not the HTTP status ${response.status}`,
+    });
+  }
+  return unique(problems);
+}
+
+/** A Pet body: each violation charged to its field's requirement; the pet when it is one. */
+export function petBodyProblems(response: ApiResponse): { problems: Problem[]; pet?: Pet } {
+  const body = parsed(response, 'Pet', 'PET-SHAPE');
+  if ('problems' in body) return { problems: body.problems };
+  const problems = unique(
+    validateBody('Pet', body.value).map((violation) => ({
+      requirement: petFieldRequirement(violation),
+      text: `Pet: ${violation.text}`,
+    })),
+  );
+  const pet = asPet(body.value);
+  return pet ? { problems, pet } : { problems: [...problems, ...notAPet(body.value)] };
+}
+
+/** A Pet as far as it can be read (exact int64 id and categoryId, a string name), or undefined. */
+export function asPet(value: JsonValue | undefined): Pet | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const record = value as Record<string, JsonValue>;
+  const id = int64Of(record.id);
+  const categoryId = int64Of(record.categoryId);
+  if (id === undefined || categoryId === undefined || typeof record.name !== 'string') {
+    return undefined;
+  }
+  const pet: Pet = { id, name: record.name, categoryId };
+  if (record.status !== undefined) pet.status = String(record.status);
+  return pet;
+}
+
+function notAPet(value: JsonValue): Problem[] {
+  return [{ requirement: 'PET-SHAPE', text: `no Pet to compare: ${short(value)}`, blocks: true }];
+}
+
+function short(value: JsonValue): string {
+  const text = JSON.stringify(value, (_key, item) =>
+    isJsonNumber(item) ? `${(item as { value: string }).value}` : item,
+  );
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/** A list body: an array (LIST-200-PETS) of Pets (each field charged to its requirement). */
+export function listBodyProblems(response: ApiResponse): {
+  problems: Problem[];
+  items?: JsonValue[];
+} {
+  const body = parsed(response, 'Pets', 'LIST-200-PETS');
+  if ('problems' in body) return { problems: body.problems };
+  if (!Array.isArray(body.value)) {
+    return {
+      problems: [
+        {
+          requirement: 'LIST-200-PETS',
+          text: `the body is not an array of Pets but ${short(body.value)}`,
+          blocks: true,
+        },
+      ],
+    };
+  }
+  const problems = validateBody('Pets', body.value).map((violation) => ({
+    requirement: petFieldRequirement(violation),
+    text: `listed Pet ${violation.text}`,
+  }));
+  return { problems: unique(problems).slice(0, 8), items: body.value };
+}
+
+/** What a create sent, and what the service is expected to keep of it. */
+export interface SentPet {
+  name: string;
+  categoryId: bigint;
+  /** Absent: omitted, and the stored status is the service's choice. */
+  status?: string;
+}
+
+/** The 201 answer against what was sent: name and status (CREATE-ECHO), categoryId. */
+export function echoProblems(sent: SentPet, pet: Pet): Problem[] {
+  const problems: Problem[] = [];
+  if (pet.name !== sent.name) {
+    problems.push({
+      requirement: 'CREATE-ECHO',
+      text: `name is ${JSON.stringify(pet.name)}, not ${JSON.stringify(sent.name)} as sent`,
+    });
+  }
+  if (sent.status !== undefined && pet.status !== sent.status) {
+    problems.push({
+      requirement: 'CREATE-ECHO',
+      text: `status is ${pet.status ?? '(absent)'}, not ${sent.status} as sent`,
+    });
+  }
+  if (pet.categoryId !== sent.categoryId) {
+    problems.push({
+      requirement: 'NEWPET-CATEGORYID-INT64',
+      text: `categoryId is ${pet.categoryId}, not ${sent.categoryId} as sent`,
+    });
+  }
+  return problems;
+}
+
+/** A pet created in this run: what was sent, what the 201 answer said, what reads have shown. */
+export interface KnownPet extends SentPet {
+  id: bigint;
+  /** The 201 answer's pet. */
+  echoed: Pet;
+  /** Status omitted: the first status a read showed (a default may appear later, once). */
+  readStatus?: string | null;
+}
+
+/**
+ * A pet read back (through getPet or a list) against the one created: name and status as sent
+ * (CREATE-PERSIST, unless the 201 answer already showed the same deviation, which is
+ * CREATE-ECHO's), categoryId as sent (NEWPET-CATEGORYID-INT64). Status omitted: any PetStatus or
+ * none, but the same in every read; a default may appear once, later.
+ */
+export function storedProblems(known: KnownPet, read: Pet, where: string): Problem[] {
+  const problems: Problem[] = [];
+  if (read.name !== known.name && read.name !== known.echoed.name) {
+    problems.push({
+      requirement: 'CREATE-PERSIST',
+      text: `${where}: pet ${known.id} has name ${JSON.stringify(read.name)}, not ${JSON.stringify(known.name)} as created`,
+    });
+  }
+  if (read.categoryId !== known.categoryId && read.categoryId !== known.echoed.categoryId) {
+    problems.push({
+      requirement: 'NEWPET-CATEGORYID-INT64',
+      text: `${where}: pet ${known.id} has categoryId ${read.categoryId}, not ${known.categoryId} as created`,
+    });
+  }
+  if (known.status !== undefined) {
+    if (read.status !== known.status && read.status !== known.echoed.status) {
+      problems.push({
+        requirement: 'CREATE-PERSIST',
+        text: `${where}: pet ${known.id} has status ${read.status ?? '(absent)'}, not ${known.status} as created`,
+      });
+    }
+  } else {
+    const now = read.status ?? null;
+    const before = known.readStatus;
+    if (before === undefined || (before === null && now !== null)) known.readStatus = now;
+    else if (before !== now) {
+      problems.push({
+        requirement: 'NEWPET-STATUS-OPTIONAL',
+        text: `${where}: pet ${known.id}, created without status, shows status ${now ?? '(absent)'} after ${before ?? '(absent)'} before`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** The integers a double cannot hold exactly: beyond 2^53 in magnitude. */
+export function beyondDouble(value: bigint): boolean {
+  return BigInt(Number(value)) !== value;
+}
+
+/** The pet an answer carries, read as far as it can be (undefined when it carries none). */
+export function petIn(response: ApiResponse): Pet | undefined {
+  return response.body.ok ? asPet(response.body.value) : undefined;
+}
+
+/** The pets a list answer carries, those that can be read (none when it is no array). */
+export function petsIn(response: ApiResponse): Pet[] {
+  const value = response.body.ok ? response.body.value : undefined;
+  return Array.isArray(value)
+    ? value.map(asPet).filter((pet): pet is Pet => pet !== undefined)
+    : [];
+}
