@@ -84,7 +84,11 @@ test.describe(`${section('9')}: advisories (HTTP standards)`, () => {
     async ({ api, pets, advise }) => {
       test.skip(getPetMayBeGone, getPetGoneReason);
       const read = await api.getPet((await pets.existing()).id);
-      expect(read).toAnswer(200, { as: 'GET-200-PET' });
+      // Only a 200 can carry the headers; whether getPet works is the getPet checks' to judge.
+      test.skip(
+        read.status !== 200,
+        `blocked: getPet of an existing pet answered ${read.status || read.failure}`,
+      );
       const problems: string[] = [];
       const deprecation = read.headers.deprecation;
       if (!deprecation) problems.push('no Deprecation header (RFC 9745)');

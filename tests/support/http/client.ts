@@ -17,7 +17,7 @@ import { type APIRequestContext, type APIResponse, test } from '@playwright/test
 import { redact } from '../reporting/redaction.ts';
 import { stringifyExact } from './lossless-json.ts';
 import { ApiResponse, type Operation, type SentRequest } from './response.ts';
-import type { RunState } from './run-state.ts';
+import { type RunState, UNANSWERED_LIMIT } from './run-state.ts';
 import { retryDelayMs, throttleReason } from './throttle.ts';
 import { explainTransportError } from './transport-errors.ts';
 
@@ -166,8 +166,17 @@ export class PetStoreClient {
     if (data !== undefined) sent.body = data.toString();
 
     for (let attempt = 1; ; attempt++) {
-      await this.options.state.beforeRequest();
-      const answer = await this.fetchOnce(sent, headers, data, operation);
+      const { unanswered } = await this.options.state.beforeRequest(operation);
+      const answer =
+        operation && unanswered >= UNANSWERED_LIMIT
+          ? ApiResponse.failed(
+              sent,
+              operation,
+              `not sent: ${operation} left ${UNANSWERED_LIMIT} requests in a row unanswered (no answer ` +
+                `within ${this.options.timeoutMs} ms); the run does not wait on it again`,
+              0,
+            )
+          : await this.fetchOnce(sent, headers, data, operation);
       const reason = throttleReason(answer);
       if (!reason) {
         this.exchanges.push(answer);
@@ -196,6 +205,7 @@ export class PetStoreClient {
     data: Buffer | undefined,
     operation: Operation | undefined,
   ): Promise<ApiResponse> {
+    const state = this.options.state;
     this.counts.requests++;
     const started = Date.now();
     let response: APIResponse;
@@ -212,8 +222,10 @@ export class PetStoreClient {
       received = await response.body();
     } catch (error) {
       const why = this.redact(explainTransportError(error, this.options.timeoutMs));
+      if (operation) state.answered(operation, !/^no answer within/.test(why));
       return ApiResponse.failed(sent, operation, why, Date.now() - started);
     }
+    if (operation) state.answered(operation, true);
     // Playwright reads an answer whole, within the request timeout; a huge one is refused here
     // rather than decoded, parsed and quoted.
     if (received.length > this.options.maxResponseBytes) {

@@ -1,15 +1,20 @@
 /**
- * What the worker processes of one run share about one target: the create requests sent against
- * the write budget, the pace's next free slot, and the pause the target asked for (a 429, or a
- * 503 with Retry-After). It is a small JSON file in the system's temporary folder, one per run
- * id and target, read freely and changed under a lock (a directory, whose creation is atomic),
- * then replaced whole (a rename is atomic too), so a reader never sees half a file.
+ * What the worker processes of one run share about one target, in small files in the system's
+ * temporary folder, one set per run id and target:
+ * - the write budget: each create request appends a byte to one file, each create the target did
+ *   not process (it asked to wait) a byte to another; appends are atomic, so the sizes count
+ *   them across processes, at the cost of one append and one stat;
+ * - signals, rare and read before every request: a pause the target asked for (a 429, or a 503
+ *   with Retry-After), the operations that stopped answering; and, with a pace, the next free
+ *   slot. These are changed under a lock (a directory, whose creation is atomic) and replaced
+ *   whole (a rename is atomic too), so a reader never sees half a file.
  *
  * A pause is the run's, not the request's: a gateway that answers 429 limits the client, so every
  * worker waits until the time it named. The pauses add up to the run's waiting, which is bounded.
  */
 import { createHash } from 'node:crypto';
 import {
+  appendFileSync,
   mkdirSync,
   readFileSync,
   readdirSync,
@@ -25,9 +30,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export class WriteBudgetExceeded extends Error {}
 
-interface SharedState {
-  /** Create requests counted against the budget. */
-  creates: number;
+interface Signals {
+  /** Per operation, requests in a row that got no answer within the request timeout. */
+  unanswered: Record<string, number>;
   /** With a pace: the earliest time the next request may go. */
   nextSlotAt: number;
   /** The target asked the run to wait until then. */
@@ -36,15 +41,21 @@ interface SharedState {
   pausedMs: number;
 }
 
-const empty: SharedState = { creates: 0, nextSlotAt: 0, pausedUntil: 0, pausedMs: 0 };
+const quiet: Signals = { unanswered: {}, nextSlotAt: 0, pausedUntil: 0, pausedMs: 0 };
 
 /** The folder of every run's state files; removed run by run at the end (removeRunState). */
 export const stateDir = join(tmpdir(), 'petstore-conformance');
 
-/** The state file of a run and target. */
-export function stateFile(runId: string, baseUrl: string): string {
+/** An operation that went unanswered this many times in a row is not waited on again. */
+export const UNANSWERED_LIMIT = 2;
+
+const LOCK_STALE_MS = 5_000;
+const spin = new Int32Array(new SharedArrayBuffer(4));
+
+/** The prefix of a run's state files for one target. */
+function statePrefix(runId: string, baseUrl: string): string {
   const target = createHash('sha256').update(baseUrl).digest('hex').slice(0, 12);
-  return join(stateDir, `${runId}-${target}.json`);
+  return join(stateDir, `${runId}-${target}`);
 }
 
 /** Removes the state files of a run (at its end: a later run with the same id starts afresh). */
@@ -58,8 +69,13 @@ export function removeRunState(runId: string): void {
   for (const name of names) rmSync(join(stateDir, name), { recursive: true, force: true });
 }
 
-const LOCK_STALE_MS = 5_000;
-const spin = new Int32Array(new SharedArrayBuffer(4));
+const sizeOf = (file: string) => {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+};
 
 export interface RunStateOptions {
   runId: string;
@@ -73,32 +89,37 @@ export interface RunStateOptions {
 }
 
 export class RunState {
-  private readonly file: string;
+  private readonly creates: string;
+  private readonly released: string;
+  private readonly signals: string;
   private readonly lock: string;
 
   constructor(readonly options: RunStateOptions) {
     mkdirSync(stateDir, { recursive: true });
-    this.file = stateFile(options.runId, options.baseUrl);
-    this.lock = `${this.file}.lock`;
+    const prefix = statePrefix(options.runId, options.baseUrl);
+    this.creates = `${prefix}.creates`;
+    this.released = `${prefix}.released`;
+    this.signals = `${prefix}.json`;
+    this.lock = `${prefix}.lock`;
   }
 
-  private read(): SharedState {
+  private read(): Signals {
     try {
-      return { ...empty, ...(JSON.parse(readFileSync(this.file, 'utf8')) as SharedState) };
+      return { ...quiet, ...(JSON.parse(readFileSync(this.signals, 'utf8')) as Signals) };
     } catch {
-      return { ...empty };
+      return { ...quiet };
     }
   }
 
-  /** Runs `change` on the state under the lock and saves what it leaves. */
-  private update<T>(change: (state: SharedState) => T): T {
+  /** Runs `change` on the signals under the lock and saves what it leaves. */
+  private update<T>(change: (signals: Signals) => T): T {
     this.acquire();
     try {
-      const state = this.read();
-      const result = change(state);
-      const temporary = `${this.file}.${process.pid}`;
-      writeFileSync(temporary, JSON.stringify(state));
-      renameSync(temporary, this.file);
+      const signals = this.read();
+      const result = change(signals);
+      const temporary = `${this.signals}.${process.pid}`;
+      writeFileSync(temporary, JSON.stringify(signals));
+      renameSync(temporary, this.signals);
       return result;
     } finally {
       rmdirSync(this.lock);
@@ -125,15 +146,11 @@ export class RunState {
 
   /** Counts one create request against the run's budget, or throws when it is spent. */
   reserveCreate(): void {
-    const { maxPets } = this.options;
-    const allowed = this.update((state) => {
-      if (state.creates >= maxPets) return false;
-      state.creates += 1;
-      return true;
-    });
-    if (!allowed) {
+    appendFileSync(this.creates, '.');
+    const used = sizeOf(this.creates) - sizeOf(this.released);
+    if (used > this.options.maxPets) {
       throw new WriteBudgetExceeded(
-        `Write budget spent: this run may send at most ${maxPets} create requests to the target ` +
+        `Write budget spent: this run may send at most ${this.options.maxPets} create requests to the target ` +
           '(CONFORMANCE_MAX_PETS). Raise it, or point the suite at a target with more pets already in it.',
       );
     }
@@ -141,26 +158,38 @@ export class RunState {
 
   /** A create the target did not process (it asked to wait): it does not count. */
   releaseCreate(): void {
-    this.update((state) => {
-      state.creates = Math.max(0, state.creates - 1);
+    appendFileSync(this.released, '.');
+  }
+
+  /** Records whether a request of this operation was answered at all (false: it timed out). */
+  answered(operation: string, answered: boolean): void {
+    if (answered && !this.read().unanswered[operation]) return;
+    this.update((signals) => {
+      const before = signals.unanswered[operation] ?? 0;
+      signals.unanswered = { ...signals.unanswered, [operation]: answered ? 0 : before + 1 };
     });
   }
 
-  /** Waits until the run may send its next request: after any pause, and on the pace. */
-  async beforeRequest(): Promise<void> {
+  /**
+   * Waits until the run may send its next request: after any pause, and on the pace. Returns how
+   * many requests of this operation in a row went unanswered (timed out): from UNANSWERED_LIMIT
+   * on, the client sends no more of them, since a hung endpoint would otherwise cost every check
+   * that uses it a whole request timeout.
+   */
+  async beforeRequest(operation?: string): Promise<{ unanswered: number }> {
     const now = Date.now();
-    let sendAt = now;
+    const signals = this.read();
+    let sendAt = Math.max(now, signals.pausedUntil);
     if (this.options.pace > 0) {
       const interval = 1000 / this.options.pace;
-      sendAt = this.update((state) => {
-        const at = Math.max(Date.now(), state.nextSlotAt, state.pausedUntil);
-        state.nextSlotAt = at + interval;
+      sendAt = this.update((signals) => {
+        const at = Math.max(Date.now(), signals.nextSlotAt, signals.pausedUntil);
+        signals.nextSlotAt = at + interval;
         return at;
       });
-    } else {
-      sendAt = Math.max(now, this.read().pausedUntil);
     }
     if (sendAt > now) await sleep(sendAt - now);
+    return { unanswered: operation ? (signals.unanswered[operation] ?? 0) : 0 };
   }
 
   /**
@@ -168,15 +197,15 @@ export class RunState {
    * pause added to the run's waiting, or `spent` when the run's waiting would pass its bound.
    */
   pause(delayMs: number): { spent: false; addedMs: number } | { spent: true; pausedMs: number } {
-    return this.update((state) => {
+    return this.update((signals) => {
       const now = Date.now();
       const until = now + delayMs;
-      const added = Math.max(0, until - Math.max(state.pausedUntil, now));
-      if (state.pausedMs + added > this.options.maxWaitMs) {
-        return { spent: true as const, pausedMs: state.pausedMs };
+      const added = Math.max(0, until - Math.max(signals.pausedUntil, now));
+      if (signals.pausedMs + added > this.options.maxWaitMs) {
+        return { spent: true as const, pausedMs: signals.pausedMs };
       }
-      state.pausedMs += added;
-      state.pausedUntil = Math.max(state.pausedUntil, until);
+      signals.pausedMs += added;
+      signals.pausedUntil = Math.max(signals.pausedUntil, until);
       return { spent: false as const, addedMs: added };
     });
   }

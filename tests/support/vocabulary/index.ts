@@ -8,7 +8,7 @@ export { test, expect } from './fixtures.ts';
 export { type Pets } from './pets.ts';
 export { because, isErrorAnswer } from './matchers.ts';
 export { inconclusive, notRun } from './verdicts.ts';
-export { type KnownPet, petIn, petsIn } from './attribution.ts';
+export { type KnownPet, beyondDoubleRange, petIn, petsIn } from './attribution.ts';
 export { req, propertyOf, advisoryOf, section } from './tags.ts';
 export * as generate from './generators.ts';
 export { checkProperty } from './property.ts';

@@ -9,6 +9,7 @@
  */
 import { test as base } from '@playwright/test';
 import {
+  type ApiResponse,
   type NewPet,
   type Pet,
   type PetStatus,
@@ -16,8 +17,12 @@ import {
   readOnlySkipReason,
 } from '../http/client.ts';
 import { petNamePrefix } from '../setup/settings.ts';
-import type { KnownPet } from './attribution.ts';
+import { checkFailure } from '../reporting/failure-text.ts';
+import { notes } from '../reporting/summary.ts';
+import { type KnownPet, petsIn } from './attribution.ts';
 import { expect } from './matchers.ts';
+import { block } from './verdicts.ts';
+import { getPetMayBeGone } from './versioning.ts';
 
 /** The longest name, in UTF-8 bytes, that the suite's own pets carry. */
 export const ownNameBytes = 40;
@@ -25,6 +30,8 @@ export const ownNameBytes = 40;
 /** What a worker knows about the target's store: it only grows (the interface has no delete). */
 export interface StoreFloor {
   atLeast: number;
+  /** Why growing the store failed once: later checks that need it are blocked at once. */
+  fillFailed?: string;
   /** A pet this worker created (or, read-only, one the store lists), for checks that need one. */
   sample?: Pet;
 }
@@ -94,10 +101,64 @@ export class Pets {
     return pet!;
   }
 
+  /**
+   * The pets just created to grow the store show in a list: else the checks that count would
+   * judge a store that does not hold what they think. A list that shows none of them, though it
+   * is not full, is blocked, and the cause charged once: CREATE-PERSIST when getPet cannot find
+   * them either (they were not kept), LIST-COMPLETE when it can (the list leaves them out).
+   */
+  private async confirmListed(created: Pet[], expected: number): Promise<void> {
+    const relisted = await this.api.listPets({ limit: 100 });
+    expect(relisted).toListPets({ as: 'LIST-200-PETS' });
+    const shown = new Set(petsIn(relisted).map((pet) => pet.id));
+    const count = (relisted.json as unknown[]).length;
+    if (count >= expected || created.some((pet) => shown.has(pet.id))) return;
+    const [first] = created;
+    const found = getPetMayBeGone ? undefined : await this.api.getPet(first!.id);
+    const lost = found !== undefined && found.failure === undefined && found.status === 404;
+    const requirement = lost ? 'CREATE-PERSIST' : 'LIST-COMPLETE';
+    const why = lost
+      ? `none of the ${created.length} pets just created (201) is listed, and getPet does not find pet ${first!.id}: they were not kept`
+      : `none of the ${created.length} pets just created (201) is listed, though the list holds ${count} of at least ${expected}`;
+    base.info().annotations.push({
+      type: notes.finding,
+      description: checkFailure({
+        requirements: [requirement],
+        exchange: found && lost ? found : relisted,
+        expected: lost ? `200 with pet ${first!.id}` : `a list showing the pets just created`,
+        problems: [why],
+      }),
+    });
+    this.floor.fillFailed = `${requirement} failed: ${why}`;
+    block(this.floor.fillFailed);
+  }
+
+  /**
+   * Of the pets a list should have shown (shorter than its limit) but did not, those getPet cannot
+   * find either: they were not kept (CREATE-PERSIST), rather than left out of the list.
+   */
+  async lostAmong(
+    list: ApiResponse,
+    wanted: readonly KnownPet[],
+    limit: number,
+  ): Promise<Set<bigint>> {
+    const listed = petsIn(list);
+    if (getPetMayBeGone || !list.body.ok || listed.length >= limit) return new Set();
+    const shown = new Set(listed.map((pet) => pet.id));
+    const missing = wanted.filter((pet) => !shown.has(pet.id));
+    const reads = await Promise.all(missing.map((pet) => this.api.getPet(pet.id)));
+    return new Set(
+      missing
+        .filter((_, index) => reads[index]!.failure === undefined && reads[index]!.status === 404)
+        .map((pet) => pet.id),
+    );
+  }
+
   /** Makes sure the store holds at least `count` pets (at most 101), creating the shortfall. */
   async ensureStoreHolds(count: number): Promise<void> {
     if (count > 101) throw new Error('ensureStoreHolds counts through one list of at most 100');
     if (this.floor.atLeast >= count) return;
+    if (this.floor.fillFailed) block(this.floor.fillFailed);
     await base.step(`store holds at least ${count} pets`, async () => {
       const response = await this.api.listPets({ limit: 100 });
       expect(response).toListPets({ as: 'LIST-200-PETS' });
@@ -120,14 +181,18 @@ export class Pets {
         });
         missing = 0;
       }
+      const fillers: Pet[] = [];
       for (let created = 0; created < missing; created += 10) {
         const batch = Math.min(10, missing - created);
-        await Promise.all(
-          Array.from({ length: batch }, (_, index) =>
-            this.create(`filler-${created + index}`, { status: 'available' }),
-          ),
+        fillers.push(
+          ...(await Promise.all(
+            Array.from({ length: batch }, (_, index) =>
+              this.create(`filler-${created + index}`, { status: 'available' }),
+            ),
+          )),
         );
       }
+      if (fillers.length > 0) await this.confirmListed(fillers, Math.min(100, listed + missing));
       this.floor.atLeast = Math.max(this.floor.atLeast, listed + missing);
     });
   }
