@@ -1,12 +1,12 @@
-// Section 2, Resources and their fields: faults in PetStatus, Pet ids (int64, unique) and the
-// NewPet fields (categoryId int64, status optional).
+// Section 2, Resources and their fields: faults in PetStatus, the Pet shape, Pet ids (int64,
+// unique) and the NewPet fields (categoryId int64, status optional).
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INT64_MAX, INT64_MIN } from '../../int64.ts';
 import { isJsonObject } from '../../json.ts';
 import { ok, refuse } from '../../service.ts';
 import { isPetStatus, type PetStatus } from '../../store.ts';
-import { afterValidation } from '../helpers.ts';
+import { afterOperation, afterValidation, editBody, without } from '../helpers.ts';
 import { TWO_53_PLUS_1, assertError, field, valid } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
@@ -65,6 +65,18 @@ export const resourceFaults: Variant[] = [
       );
     },
     probe: async (t) => assert.equal(field(await t.post(valid), 'status'), 'new'),
+  },
+  {
+    name: 'create-no-id',
+    kind: 'fault',
+    breaks: 'PET-SHAPE',
+    description: 'The 201 body lacks the id.',
+    apply(s) {
+      afterOperation(s, 'createPet', (reply) =>
+        reply.status === 201 ? editBody(reply, (body) => without(body, 'id')) : reply,
+      );
+    },
+    probe: async (t) => assert.equal(field(await t.post(valid), 'id'), undefined),
   },
   {
     name: 'id-rounded-above-2p53',

@@ -78,21 +78,6 @@ export const authFaults: Variant[] = [
     },
   },
   {
-    name: 'auth-401-no-body',
-    kind: 'fault',
-    breaks: 'AUTH-401-MISSING',
-    description: '401 is answered with an empty body (no Error).',
-    apply(s) {
-      const unauthorized = s.unauthorized;
-      s.unauthorized = (outcome) => ({ ...unauthorized(outcome), json: undefined });
-    },
-    probe: async (t) => {
-      const answer = await t.get('/pets', {});
-      assert.equal(answer.status, 401);
-      assert.equal(answer.text, '');
-    },
-  },
-  {
     name: 'auth-validation-first',
     kind: 'fault',
     breaks: 'AUTH-BEFORE-VALIDATION',

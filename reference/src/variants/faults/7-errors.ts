@@ -55,6 +55,21 @@ export const errorFaults: Variant[] = [
       assert.match((await t.get('/nowhere')).headers.get('content-type') ?? '', /^text\/html/),
   },
   {
+    name: 'auth-401-no-body',
+    kind: 'fault',
+    breaks: 'ERROR-SHAPE',
+    description: '401 is answered with an empty body (no Error); the status is right.',
+    apply(s) {
+      const unauthorized = s.unauthorized;
+      s.unauthorized = (outcome) => ({ ...unauthorized(outcome), json: undefined });
+    },
+    probe: async (t) => {
+      const answer = await t.get('/pets', {});
+      assert.equal(answer.status, 401);
+      assert.equal(answer.text, '');
+    },
+  },
+  {
     name: 'error-status-mismatch',
     kind: 'fault',
     breaks: 'ERROR-STATUS-FIELD',
