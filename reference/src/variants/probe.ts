@@ -80,6 +80,10 @@ export function assertError(answer: Answer, status: number): void {
 export const field = (answer: Answer, name: string): unknown =>
   (answer.body as Record<string, unknown>)[name];
 
+/** One field of each item of an array body (a list answer's ids, names...). */
+export const each = (answer: Answer, name: string): unknown[] =>
+  (answer.body as Record<string, unknown>[]).map((item) => item[name]);
+
 /** The length of an array body. */
 export const count = (answer: Answer): number => (answer.body as unknown[]).length;
 

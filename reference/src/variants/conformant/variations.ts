@@ -1,14 +1,33 @@
 // Unusual but conformant behaviours: a suite must pass all of them.
 import { randomBytes, randomInt } from 'node:crypto';
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonNumber, isJsonObject } from '../../json.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, ok, refuse } from '../../service.ts';
 import { PET_STATUSES, type Pet, type PetStatus } from '../../store.ts';
 import { afterOperation, afterValidation, beforeValidation, everyReply } from '../helpers.ts';
-import { INT64_MAX, INT64_MIN, assertError, count, field, statusOf, valid } from '../probe.ts';
+import {
+  INT64_MAX,
+  INT64_MIN,
+  assertError,
+  count,
+  each,
+  field,
+  statusOf,
+  valid,
+} from '../probe.ts';
 import type { Variant } from '../types.ts';
 
+/** The categories the known-categories variation knows; the self-test declares them to the suite. */
+export const knownCategoryIds: readonly bigint[] = [101n, 202n, 303n];
+
 const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
+/** The rate-limited gateway's token bucket: its capacity (the burst) and its refill rate. */
+const RATE_BURST = 40;
+const RATE_PER_SECOND = 25;
+/** Leading or trailing whitespace, or a control character anywhere. */
+const UNTIDY_NAME = /^\s|\s$|\p{Cc}/u;
+const GETPET_REMOVED = 'getPet was removed on 2030-12-05; use GET /pets';
 const NUMBER_LITERAL = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
 
 /** limit clamped into 1..100; anything that is not an integer falls back to the default. */
@@ -322,6 +341,203 @@ export const variations: Variant[] = [
         (pet) => pet.name,
       );
       assert.deepEqual(names, ['other client 1', 'other client 2']);
+    },
+  },
+  {
+    name: 'rate-limited',
+    kind: 'conformant',
+    description: `A gateway lets about ${RATE_PER_SECOND} requests a second through, in bursts of up to ${RATE_BURST} (one token bucket for the server): a request over the rate gets 429 with Retry-After: 1 and an Error body, and is not processed.`,
+    apply(s) {
+      const handle = s.handle;
+      let tokens = RATE_BURST;
+      let filledAt = performance.now();
+      s.handle = async (req) => {
+        const now = performance.now();
+        tokens = Math.min(RATE_BURST, tokens + ((now - filledAt) / 1000) * RATE_PER_SECOND);
+        filledAt = now;
+        if (tokens < 1) {
+          return s.finishReply(
+            s.errorReply(429, 'rate_limited', 'Too many requests; retry in a second', {
+              'retry-after': '1',
+            }),
+          );
+        }
+        tokens -= 1;
+        return handle(req);
+      };
+    },
+    probe: async (t) => {
+      const burst = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => t.create({ name: `burst ${i}`, categoryId: i })),
+      );
+      const created = burst.filter((answer) => answer.status === 201);
+      const refused = burst.filter((answer) => answer.status !== 201);
+      assert.ok(created.length >= RATE_BURST, `${created.length} created`);
+      assert.ok(refused.length > 0, 'none refused');
+      for (const answer of refused) {
+        assertError(answer, 429);
+        assert.equal(field(answer, 'code'), 'rate_limited');
+        assert.equal(answer.headers.get('retry-after'), '1');
+      }
+      await sleep(1000);
+      // The refused creates were not carried out.
+      assert.equal(count(await t.get('/pets?limit=100')), created.length);
+      for (let i = 0; i < 5; i++) assert.equal(await statusOf(t.get('/pets')), 200);
+    },
+  },
+  {
+    name: 'name-bytes-40',
+    kind: 'conformant',
+    description:
+      'Names longer than 40 UTF-8 bytes are refused with 400 (a name column sized in bytes).',
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        Buffer.byteLength(newPet.name, 'utf8') > 40
+          ? refuse(s.errorReply(400, 'invalid_body', 'name must be at most 40 bytes in UTF-8'))
+          : newPet,
+      );
+    },
+    probe: async (t) => {
+      for (const name of ['', 'n'.repeat(40), '\u00e9'.repeat(20), '🐶'.repeat(10)])
+        assert.equal(field(await t.create({ name, categoryId: 1 }), 'name'), name);
+      for (const name of ['n'.repeat(41), '\u00e9'.repeat(21), '🐶'.repeat(10) + 'n'])
+        assertError(await t.create({ name, categoryId: 1 }), 400);
+    },
+  },
+  {
+    name: 'name-code-points-41',
+    kind: 'conformant',
+    description: 'Names of more than 41 code points are refused with 400.',
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        [...newPet.name].length > 41
+          ? refuse(s.errorReply(400, 'invalid_body', 'name must have at most 41 characters'))
+          : newPet,
+      );
+    },
+    probe: async (t) => {
+      for (const name of ['n'.repeat(41), '🐶'.repeat(41)])
+        assert.equal(field(await t.create({ name, categoryId: 1 }), 'name'), name);
+      for (const name of ['n'.repeat(42), '🐶'.repeat(42)])
+        assertError(await t.create({ name, categoryId: 1 }), 400);
+    },
+  },
+  {
+    name: 'name-whitespace-refused',
+    kind: 'conformant',
+    description:
+      'Names with leading or trailing whitespace, or any control character, are refused with 400 (never altered).',
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        UNTIDY_NAME.test(newPet.name)
+          ? refuse(
+              s.errorReply(
+                400,
+                'invalid_body',
+                'name must not start or end with whitespace nor hold control characters',
+              ),
+            )
+          : newPet,
+      );
+    },
+    probe: async (t) => {
+      for (const name of [
+        ' a',
+        'a ',
+        '\u00a0a',
+        'a\u2003',
+        '\ta',
+        'a\tb',
+        'a\nb',
+        'a\u0000b',
+        'a\u0085b',
+      ])
+        assertError(await t.create({ name, categoryId: 1 }), 400);
+      for (const name of ['a b', 'in  ner', '<b>&"\'</b>', 'Cafe\u0301'])
+        assert.equal(field(await t.create({ name, categoryId: 1 }), 'name'), name);
+    },
+  },
+  {
+    name: 'status-default-later',
+    kind: 'conformant',
+    description:
+      'A database fills in an omitted status after the insert: a pet created without status is answered 201 without one, and every later read (getPet, lists, the status filter) shows it as available.',
+    apply(s) {
+      // addPet answers with the pet it built, before the "database" filled the status in.
+      const savePet = s.savePet;
+      s.savePet = (pet) =>
+        savePet(pet.status === undefined ? { ...pet, status: 'available' } : pet);
+    },
+    // The 4th seeded pet has no status: it reads back as available too.
+    probeSeedPets: 4,
+    probe: async (t) => {
+      const created = await t.post(valid);
+      assert.equal(created.status, 201);
+      assert.equal(field(created, 'id'), 5n);
+      assert.equal(field(created, 'status'), undefined);
+      assert.equal(field(await t.get('/pets/5'), 'status'), 'available');
+      assert.equal(field(await t.get('/pets/4'), 'status'), 'available');
+      assert.deepEqual(each(await t.get('/pets?status=available'), 'id'), [1n, 4n, 5n]);
+      assert.deepEqual(each(await t.get('/pets'), 'status'), [
+        'available',
+        'pending',
+        'sold',
+        'available',
+        'available',
+      ]);
+    },
+  },
+  {
+    name: 'known-categories',
+    kind: 'conformant',
+    description: `Only the categoryIds of the categories the service knows (${knownCategoryIds.join(', ')}) are accepted; any other valid categoryId is refused with 400 (unknown_category).`,
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        knownCategoryIds.includes(newPet.categoryId)
+          ? newPet
+          : refuse(
+              s.errorReply(
+                400,
+                'unknown_category',
+                `categoryId must be one of ${knownCategoryIds.join(', ')}`,
+              ),
+            ),
+      );
+    },
+    probe: async (t) => {
+      for (const categoryId of knownCategoryIds) {
+        const created = await t.create({ name: 'a', categoryId });
+        assert.equal(field(created, 'categoryId'), categoryId);
+        assert.equal(field(await t.get(`/pets/${field(created, 'id')}`), 'categoryId'), categoryId);
+      }
+      for (const categoryId of [0n, 1n, -101n, 102n, INT64_MAX, INT64_MIN]) {
+        const refused = await t.create({ name: 'a', categoryId });
+        assertError(refused, 400);
+        assert.equal(field(refused, 'code'), 'unknown_category');
+      }
+      assertError(await t.post('{"name":"a","categoryId":"101"}'), 400);
+      assert.equal(count(await t.get('/pets')), knownCategoryIds.length);
+    },
+  },
+  {
+    name: 'getpet-removed',
+    kind: 'conformant',
+    description: `getPet is gone, as the document allows from 5 December 2030: every GET /pets/{petId} answers 404 with an Error ("${GETPET_REMOVED}").`,
+    apply(s) {
+      s.getPet = async () => s.errorReply(404, 'not_found', GETPET_REMOVED);
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      for (const answer of [
+        await t.get('/pets/1'),
+        await t.get('/pets/1', {}),
+        await t.get('/pets/abc'),
+      ]) {
+        assertError(answer, 404);
+        assert.equal(field(answer, 'message'), GETPET_REMOVED);
+      }
+      assert.deepEqual(each(await t.get('/pets'), 'id'), [1n]);
+      assert.equal(field(await t.post(valid), 'id'), 2n);
     },
   },
 ];

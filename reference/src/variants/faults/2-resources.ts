@@ -1,13 +1,13 @@
-// Section 2, Resources and their fields: faults in PetStatus, Pet ids (int64, unique) and the
-// NewPet fields (categoryId int64, status optional).
+// Section 2, Resources and their fields: faults in PetStatus, the Pet shape, Pet ids (int64,
+// unique, assigned by the service) and the NewPet fields (categoryId int64, status optional).
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { INT64_MAX, INT64_MIN } from '../../int64.ts';
-import { isJsonObject } from '../../json.ts';
-import { ok, refuse } from '../../service.ts';
-import { isPetStatus, type PetStatus } from '../../store.ts';
-import { afterValidation } from '../helpers.ts';
-import { TWO_53_PLUS_1, assertError, field, valid } from '../probe.ts';
+import { INT64_MAX, INT64_MIN, parseInt64 } from '../../int64.ts';
+import { JsonNumber, isJsonObject } from '../../json.ts';
+import { ok, refuse, type Service } from '../../service.ts';
+import { isPetStatus, type NewPet, type Pet, type PetStatus } from '../../store.ts';
+import { afterOperation, afterValidation, editBody, without } from '../helpers.ts';
+import { TWO_53_PLUS_1, assertError, each, field, valid } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 /** How long the racy id assignment "waits for the database" between read and write. */
@@ -15,6 +15,67 @@ const ID_RACE_WINDOW_MS = 2;
 const TWO_53 = 2n ** 53n;
 /** A double keeps only 53 bits: the JSON.parse / JavaScript-number fate of an int64. */
 const throughDouble = (value: bigint): bigint => BigInt(Number(value));
+
+/** The id a create body carries, when it is a JSON integer within int64. */
+function idInBody(body: unknown): bigint | undefined {
+  return isJsonObject(body) && body.id instanceof JsonNumber
+    ? parseInt64(body.id.literal)
+    : undefined;
+}
+
+/**
+ * Mass assignment: a valid create body's id becomes the new pet's id when `takes(id)` says so.
+ * The ids the service assigns itself skip ids already taken, so that they stay unique.
+ */
+function idsFromBody(s: Service, takes: (id: bigint) => boolean): void {
+  const asked = new WeakMap<NewPet, bigint>();
+  const validate = s.validateNewPet;
+  s.validateNewPet = (body) => {
+    const checked = validate(body);
+    const id = idInBody(body);
+    if (checked.ok && id !== undefined) asked.set(checked.value, id);
+    return checked;
+  };
+  const nextId = s.nextId;
+  s.nextId = async () => {
+    let id = await nextId();
+    while (s.findPet(id) !== undefined) id = await nextId();
+    return id;
+  };
+  const addPet = s.addPet;
+  s.addPet = async (newPet) => {
+    const id = asked.get(newPet);
+    if (id === undefined || !takes(id)) return addPet(newPet);
+    // The clean addPet's 201, with the body's id instead of one from nextId.
+    const pet: Pet = { id, ...newPet };
+    s.savePet(pet);
+    return {
+      status: 201,
+      headers: { location: `${s.config.basePath}/pets/${id}` },
+      json: s.renderPet(pet),
+    };
+  };
+}
+
+/**
+ * The variant's own pet table, where saving a pet under a taken id replaces that pet, in place:
+ * getPet, the list and the status filter (which scans the table) all show the new one.
+ */
+function replacingTable(s: Service): void {
+  const pets: Pet[] = [];
+  const position = new Map<bigint, number>();
+  s.savePet = (pet) => {
+    const at = position.get(pet.id);
+    if (at === undefined) position.set(pet.id, pets.push(pet) - 1);
+    else pets[at] = pet;
+  };
+  s.findPet = (id) => {
+    const at = position.get(id);
+    return at === undefined ? undefined : pets[at];
+  };
+  s.selectPets = ({ limit, status }) =>
+    (status === undefined ? pets : pets.filter((pet) => pet.status === status)).slice(0, limit);
+}
 
 export const resourceFaults: Variant[] = [
   {
@@ -38,6 +99,55 @@ export const resourceFaults: Variant[] = [
       );
       const distinct = new Set(created.map((answer) => field(answer, 'id')));
       assert.ok(distinct.size < 20, `${distinct.size} distinct ids`);
+    },
+  },
+  {
+    name: 'create-id-from-body',
+    kind: 'fault',
+    breaks: 'PET-ID-ASSIGNED',
+    description:
+      'Mass assignment: a create body carrying an integer id that no pet has gets that id; otherwise the service assigns one (skipping ids taken).',
+    apply(s) {
+      idsFromBody(s, (id) => s.findPet(id) === undefined);
+    },
+    probeSeedPets: 2,
+    probe: async (t) => {
+      const chosen = await t.create({ name: 'chosen', categoryId: 1, id: 4n });
+      assert.equal(chosen.status, 201);
+      assert.equal(field(chosen, 'id'), 4n);
+      assert.equal(field(await t.get('/pets/4'), 'name'), 'chosen');
+      // A taken id is left alone: the pet gets one of the service's, the owner is unchanged.
+      assert.equal(field(await t.create({ name: 'taken', categoryId: 1, id: 1n }), 'id'), 3n);
+      assert.equal(field(await t.get('/pets/1'), 'name'), 'Seed pet 1');
+      assert.equal(field(await t.post(valid), 'id'), 5n);
+      assert.deepEqual(each(await t.get('/pets'), 'id'), [1n, 2n, 4n, 3n, 5n]);
+    },
+  },
+  {
+    name: 'create-id-overwrites',
+    kind: 'fault',
+    breaks: 'PET-ID-ASSIGNED',
+    description:
+      'Mass assignment: a create body carrying an integer id gets that id even when a pet has it, and that pet is replaced (getPet and lists show the new one).',
+    apply(s) {
+      replacingTable(s);
+      idsFromBody(s, () => true);
+    },
+    probeSeedPets: 3,
+    probe: async (t) => {
+      const intruder = await t.create({ name: 'intruder', categoryId: 9, id: 2n, status: 'sold' });
+      assert.equal(intruder.status, 201);
+      assert.equal(field(intruder, 'id'), 2n);
+      assert.deepEqual((await t.get('/pets/2')).body, intruder.body);
+      const listed = await t.get('/pets');
+      assert.deepEqual(each(listed, 'id'), [1n, 2n, 3n]);
+      assert.deepEqual(each(listed, 'name'), ['Seed pet 1', 'intruder', 'Seed pet 3']);
+      // Seed pet 2 was pending: its bucket no longer holds it, the new status's does.
+      assert.deepEqual((await t.get('/pets?status=pending')).body, []);
+      assert.deepEqual(each(await t.get('/pets?status=sold'), 'id'), [2n, 3n]);
+      assert.equal(field(await t.create({ name: 'n', categoryId: 1, id: 5n }), 'id'), 5n);
+      assert.equal(field(await t.post(valid), 'id'), 4n);
+      assert.equal(field(await t.post(valid), 'id'), 6n);
     },
   },
   {
@@ -65,6 +175,18 @@ export const resourceFaults: Variant[] = [
       );
     },
     probe: async (t) => assert.equal(field(await t.post(valid), 'status'), 'new'),
+  },
+  {
+    name: 'create-no-id',
+    kind: 'fault',
+    breaks: 'PET-SHAPE',
+    description: 'The 201 body lacks the id.',
+    apply(s) {
+      afterOperation(s, 'createPet', (reply) =>
+        reply.status === 201 ? editBody(reply, (body) => without(body, 'id')) : reply,
+      );
+    },
+    probe: async (t) => assert.equal(field(await t.post(valid), 'id'), undefined),
   },
   {
     name: 'id-rounded-above-2p53',
@@ -141,6 +263,32 @@ export const resourceFaults: Variant[] = [
         field(await t.create({ name: 'x', categoryId: 2n ** 60n + 1n }), 'categoryId'),
         2n ** 60n,
       );
+    },
+  },
+  {
+    name: 'list-categoryid-rounded',
+    kind: 'fault',
+    breaks: 'NEWPET-CATEGORYID-INT64',
+    description:
+      'List answers (only lists: the 201 answer and getPet are exact) write categoryIds through a double: values beyond 2^53 come back rounded, 2^63-1 as 9223372036854775808 (outside int64).',
+    apply(s) {
+      const renderPets = s.renderPets;
+      s.renderPets = (pets) =>
+        renderPets(pets.map((pet) => ({ ...pet, categoryId: throughDouble(pet.categoryId) })));
+    },
+    probe: async (t) => {
+      const sent = [INT64_MAX, TWO_53_PLUS_1, INT64_MIN, 7n];
+      for (const categoryId of sent) {
+        const created = await t.create({ name: 'c', categoryId });
+        assert.equal(field(created, 'categoryId'), categoryId);
+        assert.equal(field(await t.get(`/pets/${field(created, 'id')}`), 'categoryId'), categoryId);
+      }
+      assert.deepEqual(each(await t.get('/pets'), 'categoryId'), [
+        2n ** 63n,
+        TWO_53_PLUS_1 - 1n,
+        INT64_MIN,
+        7n,
+      ]);
     },
   },
 ];

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { ok } from '../../service.ts';
 import { isPetStatus, type Pet } from '../../store.ts';
-import { type Answer, count, field, statusOf } from '../probe.ts';
+import { type Answer, count, each, field, statusOf } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 const SNAPSHOT_TTL_MS = 60_000;
@@ -59,6 +59,28 @@ export const listPetsFaults: Variant[] = [
     probe: async (t) => assert.equal(count(await t.get('/pets?status=sold&limit=4')), 1),
   },
   {
+    name: 'list-filter-after-limit-newest-first',
+    kind: 'fault',
+    breaks: 'LIST-STATUS-FILTER',
+    description:
+      'Lists are newest first, and the status filter is applied after taking the first limit pets: with status=X&limit=1 only the status of the newest pet is ever found.',
+    apply(s) {
+      s.selectPets = ({ limit, status }) => {
+        const page = s.store.all().slice(-limit).reverse();
+        return status === undefined ? page : page.filter((pet) => pet.status === status);
+      };
+    },
+    // The newest of 8 seeded pets (8) has no status; 7 is sold, 6 pending, 5 available.
+    probeSeedPets: 8,
+    probe: async (t) => {
+      assert.deepEqual(each(await t.get('/pets?limit=3'), 'id'), [8n, 7n, 6n]);
+      for (const status of ['available', 'pending', 'sold'])
+        assert.deepEqual((await t.get(`/pets?status=${status}&limit=1`)).body, [], status);
+      assert.deepEqual(each(await t.get('/pets?status=sold&limit=2'), 'id'), [7n]);
+      assert.deepEqual(each(await t.get('/pets?status=sold'), 'id'), [7n, 3n]);
+    },
+  },
+  {
     name: 'list-filter-inverted',
     kind: 'fault',
     breaks: 'LIST-STATUS-FILTER',
@@ -106,6 +128,26 @@ export const listPetsFaults: Variant[] = [
       await t.get('/pets');
       await t.create({ name: 'late', categoryId: 1 });
       assert.deepEqual((await t.get('/pets')).body, []);
+    },
+  },
+  {
+    name: 'list-duplicates',
+    kind: 'fault',
+    breaks: 'LIST-NO-DUPLICATES',
+    description:
+      'A join that repeats rows: a list of 2 or more pets has its last item replaced by a copy of its first (the count stays right, one pet appears twice).',
+    apply(s) {
+      const selectPets = s.selectPets;
+      s.selectPets = (query) => {
+        const pets = selectPets(query);
+        return pets.length < 2 ? pets : [...pets.slice(0, -1), pets[0]!];
+      };
+    },
+    probeSeedPets: 5,
+    probe: async (t) => {
+      assert.deepEqual(each(await t.get('/pets?limit=3'), 'id'), [1n, 2n, 1n]);
+      assert.deepEqual(each(await t.get('/pets?status=available'), 'id'), [1n, 1n]);
+      assert.deepEqual(each(await t.get('/pets?status=pending'), 'id'), [2n]);
     },
   },
   {

@@ -1,7 +1,9 @@
 // Section 4.3, Get an animal (getPet): faults in finding the pet, 404 and the petId check.
 import assert from 'node:assert/strict';
+import { INT64_MAX, INT64_MIN } from '../../int64.ts';
+import { ok } from '../../service.ts';
 import { afterOperation } from '../helpers.ts';
-import { AUTH, field, statusOf } from '../probe.ts';
+import { AUTH, assertError, field, statusOf } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 export const getPetFaults: Variant[] = [
@@ -20,6 +22,24 @@ export const getPetFaults: Variant[] = [
     },
     probeSeedPets: 3,
     probe: async (t) => assert.equal(field(await t.get('/pets/1'), 'id'), 2n),
+  },
+  {
+    name: 'get-pet-202',
+    kind: 'fault',
+    breaks: 'GET-200-PET',
+    description: 'getPet of an existing pet answers 202 (with the Pet body) instead of 200.',
+    apply(s) {
+      afterOperation(s, 'getPet', (reply) =>
+        reply.status === 200 ? { ...reply, status: 202 } : reply,
+      );
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      const read = await t.get('/pets/1');
+      assert.equal(read.status, 202);
+      assert.equal(field(read, 'id'), 1n);
+      assertError(await t.get('/pets/2'), 404);
+    },
   },
   {
     name: 'get-null-200',
@@ -49,6 +69,29 @@ export const getPetFaults: Variant[] = [
       s.parsePetId = (raw) => parsePetId(String(BigInt(raw)));
     },
     probe: async (t) => assert.equal(await statusOf(t.get('/pets/abc')), 500),
+  },
+  {
+    name: 'get-petid-number-parsed',
+    kind: 'fault',
+    breaks: 'GET-PETID-INVALID',
+    description:
+      'A petId that is not a plain decimal integer goes through Number(): 0x1, 0b1, 1e0, " 1" and "1 " (percent-decoded) read pet 1; when Number() gives NaN or a non-integer (1.5), the clean 400 applies.',
+    apply(s) {
+      const parsePetId = s.parsePetId;
+      s.parsePetId = (raw) => {
+        if (/^-?[0-9]+$/.test(raw)) return parsePetId(raw);
+        const number = Number(raw);
+        const id = Number.isInteger(number) ? BigInt(number) : undefined;
+        return id !== undefined && id >= INT64_MIN && id <= INT64_MAX ? ok(id) : parsePetId(raw);
+      };
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      for (const spelling of ['0x1', '0b1', '0o1', '1e0', '1.0', '%201', '1%20', '%091'])
+        assert.equal(field(await t.get(`/pets/${spelling}`), 'id'), 1n, spelling);
+      for (const spelling of ['abc', '1.5', '0x', '9223372036854775808'])
+        assertError(await t.get(`/pets/${spelling}`), 400);
+    },
   },
   {
     name: 'hang-getPet',

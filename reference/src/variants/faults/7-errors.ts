@@ -1,12 +1,16 @@
 // Section 7, Errors: faults in the Error body (its shape and its status field).
 import assert from 'node:assert/strict';
-import { everyReply, without } from '../helpers.ts';
-import { field } from '../probe.ts';
+import { isJsonObject } from '../../json.ts';
+import { afterOperation, everyReply, without } from '../helpers.ts';
+import { assertError, field, valid } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 const NOT_FOUND_PAGE =
   '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>' +
   '<body><h1>Not Found</h1><p>The requested resource was not found.</p></body></html>\n';
+const BAD_REQUEST_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>400 Bad Request</title></head>' +
+  '<body><h1>Bad Request</h1><p>Your browser sent a request that this server could not understand.</p></body></html>\n';
 
 export const errorFaults: Variant[] = [
   {
@@ -53,6 +57,51 @@ export const errorFaults: Variant[] = [
     },
     probe: async (t) =>
       assert.match((await t.get('/nowhere')).headers.get('content-type') ?? '', /^text\/html/),
+  },
+  {
+    name: 'error-html-400',
+    kind: 'fault',
+    breaks: 'ERROR-SHAPE',
+    description:
+      "A create body that is not JSON (the invalid_json 400s) is answered by the framework's HTML 400 page (text/html); every other answer is unchanged.",
+    apply(s) {
+      afterOperation(s, 'createPet', (reply) =>
+        reply.status === 400 && isJsonObject(reply.json) && reply.json.code === 'invalid_json'
+          ? {
+              status: 400,
+              headers: { ...reply.headers, 'content-type': 'text/html; charset=utf-8' },
+              text: BAD_REQUEST_PAGE,
+            }
+          : reply,
+      );
+    },
+    probe: async (t) => {
+      for (const body of ['{', '', '{"name":"a",}']) {
+        const refused = await t.post(body);
+        assert.equal(refused.status, 400);
+        assert.equal(refused.headers.get('content-type'), 'text/html; charset=utf-8');
+        assert.match(refused.text, /^<!DOCTYPE html>/);
+      }
+      assertError(await t.post('{}'), 400);
+      assertError(await t.post('[]'), 400);
+      assertError(await t.get('/pets', {}), 401);
+      assert.equal((await t.post(valid)).status, 201);
+    },
+  },
+  {
+    name: 'auth-401-no-body',
+    kind: 'fault',
+    breaks: 'ERROR-SHAPE',
+    description: '401 is answered with an empty body (no Error); the status is right.',
+    apply(s) {
+      const unauthorized = s.unauthorized;
+      s.unauthorized = (outcome) => ({ ...unauthorized(outcome), json: undefined });
+    },
+    probe: async (t) => {
+      const answer = await t.get('/pets', {});
+      assert.equal(answer.status, 401);
+      assert.equal(answer.text, '');
+    },
   },
   {
     name: 'error-status-mismatch',
