@@ -14,6 +14,15 @@ import type { Target } from './tests/support/setup/targets.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+// Workers start with V8's code cache for Playwright's own bundles (scripts/compile-cache.cjs): a
+// worker starts per target and again after every failed test, and compiling those megabytes is
+// most of its start. Workers inherit the environment; `npm run conformance` gives it to this
+// process too.
+const compileCache = `--require=${here('./scripts/compile-cache.cjs')}`;
+if (!process.env.NODE_OPTIONS?.includes(compileCache)) {
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} ${compileCache}`.trim();
+}
+
 // The redacting reporter comes first: it removes the API key from every result before the others
 // see it (see its header; the preflight refuses to run without it). Reports go to reports/, or
 // CONFORMANCE_REPORT_DIR. A shard of a run (--shard=K/N) also leaves a blob report for the merge.

@@ -43,7 +43,7 @@ function refusesEach(bodies: (name: string, categoryId: bigint) => Record<string
 /**
  * Names that careless services alter: surrounding, inner and no-break spaces, a tab, markup that
  * input sanitisers turn into entities, mixed case, sequences that Unicode normalisation changes.
- * Each carries the run's marker, and none is longer than 40 UTF-8 bytes.
+ * Each carries the run's marker; all but the last, which is long, fit in 40 UTF-8 bytes.
  */
 const trickyNames = [
   `  ${petNamePrefix}lead`,
@@ -57,6 +57,8 @@ const trickyNames = [
   `${petNamePrefix}\u00e9`,
   `${petNamePrefix}\ufb01`,
   `${petNamePrefix}\u212b`,
+  // Long: a store that cuts names at some length (255, 200…) loses their end.
+  `${petNamePrefix}${'long name '.repeat(30)}`,
 ];
 
 /** A pet created with that NewPet, as the suite knows it (the 201 answer already checked). */
@@ -83,7 +85,11 @@ test.describe(section('4.2'), () => {
     'a NewPet without status is added; the status stored is the service’s choice, the same wherever it is read',
     req('NEWPET-STATUS-OPTIONAL'),
     async ({ api, pets }) => {
-      const created = await pets.create('no-status', { categoryId: 3n });
+      const newPet = pets.newPet('no-status', { categoryId: 3n, status: 'omitted' });
+      const answer = await api.createPet({ json: newPet });
+      // A 400 for it is NEWPET-STATUS-OPTIONAL's (attribution.ts), another wrong status the create's.
+      expect(answer).toCreatePet(newPet);
+      const created = { ...newPet, id: answer.pet().id, echoed: answer.pet() };
       // The service may fill the status in later; getPet and the lists must then agree on it.
       if (!getPetMayBeGone) expect(await api.getPet(created.id)).toReadBack(created);
       const listed = await api.listPets({ limit: 100 });
@@ -106,9 +112,11 @@ test.describe(section('4.2'), () => {
       answers.forEach((answer, index) => expect(answer).toCreatePet(sent[index]!));
       const ids = answers.map((answer) => answer.pet().id);
       const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
+      // Beyond 2^53, ids that collide may be a double's rounding of distinct ones: PET-ID-INT64's.
+      const charged = duplicates.some(beyondDoubleRange) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE';
       expect(
         duplicates,
-        because(`ids assigned to 20 concurrent creates: ${ids.join(', ')}`),
+        because(`ids assigned to 20 concurrent creates: ${ids.join(', ')}`, charged),
       ).toEqual([]);
     },
   );
@@ -129,10 +137,13 @@ test.describe(section('4.2'), () => {
         // Refusing an id it does not take is the service's right (an unknown field, to it).
         if (answer.status === 400) return expect(answer).toAnswerError(400);
         expect(answer).toCreatePet(sent[index]!);
+        // Beyond 2^53 an id equal to the one asked for may be a double's rounding: PET-ID-INT64's.
+        const charged = beyondDoubleRange(asked[index]!) ? 'PET-ID-INT64' : 'PET-ID-ASSIGNED';
         expect(
           answer.pet().id,
           because(
             `the body asked for id ${asked[index]}, and the pet got it: the client chose its id`,
+            charged,
           ),
         ).not.toBe(asked[index]);
       });

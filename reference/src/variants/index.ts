@@ -52,7 +52,25 @@ export const variants: Variant[] = [
 
 const byName = new Map<string, Variant>([cleanVariant, ...variants].map((v) => [v.name, v]));
 
-/** The variant of that name ('clean' included), or undefined. */
+/**
+ * The variant of that name ('clean' included), or undefined. Conformant variations combine with
+ * `+` ('newest-first+charset-utf8'): one server with all of them at once, their steps wrapped in
+ * that order and their settings merged (the later wins).
+ */
 export function findVariant(name: string): Variant | undefined {
-  return byName.get(name);
+  if (!name.includes('+')) return byName.get(name);
+  const parts = name.split('+').map((part) => byName.get(part));
+  if (parts.some((part) => part === undefined || part.kind !== 'conformant')) return undefined;
+  const members = parts as Variant[];
+  return {
+    name,
+    kind: 'conformant',
+    description: members.map((member) => member.description).join(' '),
+    lacks: [...new Set(members.flatMap((member) => member.lacks ?? []))],
+    settings: Object.assign({}, ...members.map((member) => member.settings ?? {})),
+    apply(service) {
+      for (const member of members) member.apply?.(service);
+    },
+    probe: async () => {},
+  };
 }

@@ -51,6 +51,8 @@ export interface ClientOptions {
   readOnly: boolean;
   /** A larger answer is refused instead of being parsed. */
   maxResponseBytes: number;
+  /** The test this client serves (its test id): every answer is marked with it. */
+  owner?: string;
 }
 
 export const readOnlySkipReason =
@@ -167,7 +169,7 @@ export class PetStoreClient {
 
     for (let attempt = 1; ; attempt++) {
       const { unanswered } = await this.options.state.beforeRequest(operation);
-      const answer =
+      const answer: ApiResponse =
         operation && unanswered >= UNANSWERED_LIMIT
           ? ApiResponse.failed(
               sent,
@@ -177,6 +179,7 @@ export class PetStoreClient {
               0,
             )
           : await this.fetchOnce(sent, headers, data, operation);
+      if (this.options.owner !== undefined) answer.owner = this.options.owner;
       const reason = throttleReason(answer);
       if (!reason) {
         this.exchanges.push(answer);

@@ -106,8 +106,19 @@ export interface ListExpectation extends CheckOptions {
   lost?: ReadonlySet<bigint>;
 }
 
+/**
+ * A list refused with a 4xx although its limit is the documented minimum (1) or maximum (100):
+ * that refusal breaks the limit's own requirement, whatever the check was after.
+ */
+function limitRefused(response: ApiResponse): RequirementId | undefined {
+  if (response.failure !== undefined || response.status < 400 || response.status >= 500) return;
+  if (response.status === 401) return;
+  const limit = /[?&]limit=([^&]*)/.exec(response.request.path)?.[1];
+  return limit === '1' ? 'LIST-LIMIT-MIN' : limit === '100' ? 'LIST-LIMIT-MAX' : undefined;
+}
+
 function listProblems(response: ApiResponse, expected: ListExpectation, own: RequirementId) {
-  const problems = statusProblems(response, 200, own);
+  const problems = statusProblems(response, 200, limitRefused(response) ?? own);
   if (blocked(problems)) return problems;
   problems.push(...mediaProblems(response));
   const body = listBodyProblems(response);
@@ -210,9 +221,12 @@ function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
 
 /** A 201 answer for a NewPet: status, shape, what was sent. */
 function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementId) {
-  const problems = statusProblems(response, 201, own);
+  // A NewPet without status refused with 400: the status is optional (NEWPET-STATUS-OPTIONAL).
+  const refusedForStatus = response.status === 400 && sent.status === undefined;
+  const problems = statusProblems(response, 201, refusedForStatus ? 'NEWPET-STATUS-OPTIONAL' : own);
   if (blocked(problems)) {
-    if (response.status === 400 && !process.env.CONFORMANCE_CATEGORY_IDS) {
+    if (refusedForStatus) problems[0]!.text += ': a NewPet without status (status is optional)';
+    else if (response.status === 400 && !process.env.CONFORMANCE_CATEGORY_IDS) {
       problems[0]!.text +=
         ': a valid NewPet was refused. If the target accepts only the categoryIds of its own ' +
         'categories, list them in CONFORMANCE_CATEGORY_IDS';

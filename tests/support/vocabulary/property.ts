@@ -21,13 +21,16 @@ import { settings } from '../setup/settings.ts';
 import { inconclusive, ownRequirements, primaryRequirement } from './verdicts.ts';
 
 export interface PropertyOptions {
-  /** Runs, when not FC_RUNS. */
-  numRuns?: number;
+  /** Runs: FC_RUNS, or half of it for a property whose domain the examples already bound. */
+  runs?: 'all' | 'half';
   /** Inputs sent while shrinking a failure (default 40). */
   shrinkRuns?: number;
   /** Overall time limit in ms (default 30 s): a property cut short by it is inconclusive. */
   timeLimitMs?: number;
 }
+
+const runsOf = (options: PropertyOptions) =>
+  options.runs === 'half' ? Math.ceil(settings.fcRuns / 2) : settings.fcRuns;
 
 export async function checkProperty<T>(
   arbitrary: fc.Arbitrary<T>,
@@ -63,7 +66,7 @@ export async function checkProperty<T>(
       path: settings.fcPath,
       // Replaying a path runs exactly that counterexample, without shrinking it further.
       endOnFailure: settings.fcPath !== undefined,
-      numRuns: options.numRuns ?? settings.fcRuns,
+      numRuns: runsOf(options),
       interruptAfterTimeLimit: options.timeLimitMs ?? 30_000,
     },
   );
@@ -74,7 +77,7 @@ export async function checkProperty<T>(
   });
   if (!details.failed) {
     if (details.interrupted) {
-      const reason = `cut short by its time limit after ${details.numRuns} of ${options.numRuns ?? settings.fcRuns} runs`;
+      const reason = `cut short by its time limit after ${details.numRuns} of ${runsOf(options)} runs`;
       for (const id of ownRequirements()) inconclusive(id, reason);
     }
     return;

@@ -1,0 +1,103 @@
+/**
+ * A V8 code cache for the suite's Node processes, loaded with `--require` (playwright.config.ts
+ * adds it to NODE_OPTIONS, so every Playwright worker starts with it).
+ *
+ * Why: a Playwright worker spends about half a second compiling Playwright's own bundles (several
+ * megabytes of JavaScript) before it runs a test, and the suite starts a worker per target, and
+ * again after every failed test. V8 can save the compiled code and load it next time instead.
+ * Node 22.1 and later do this themselves (module.enableCompileCache); on Node 20 this file does
+ * it for CommonJS modules in node_modules, through vm.Script's cachedData, the way the
+ * v8-compile-cache package does, but keeping dynamic import() working (which that package breaks).
+ *
+ * Anything unexpected falls back to Node's own compilation: the cache can only make a process
+ * start faster, never change what it runs. The cache lives in node_modules/.cache.
+ */
+'use strict';
+const Module = require('node:module');
+const path = require('node:path');
+const fs = require('node:fs');
+const crypto = require('node:crypto');
+const vm = require('node:vm');
+
+const cacheDir = path.join(__dirname, '..', 'node_modules', '.cache', 'petstore-conformance', 'v8');
+
+function install() {
+  if (typeof Module.enableCompileCache === 'function') {
+    Module.enableCompileCache(cacheDir);
+    return;
+  }
+  const dynamicImport = vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (!dynamicImport) return;
+  try {
+    fs.mkdirSync(cacheDir, { recursive: true });
+  } catch {
+    return;
+  }
+  const originalCompile = Module.prototype._compile;
+  const version = `${process.version}-${process.arch}`;
+
+  Module.prototype._compile = function compileWithCache(content, filename) {
+    // Only the packages' own large files: they do not change between runs, and are where the
+    // time goes. A file that imports dynamically from eval'd code is left to Node: on Node 20 a
+    // vm.Script cannot hand that import a loader.
+    if (
+      !filename.includes(`${path.sep}node_modules${path.sep}`) ||
+      content.length < 20_000 ||
+      /eval\([^)]*import\(/.test(content)
+    ) {
+      return originalCompile.call(this, content, filename);
+    }
+    let script;
+    const key = crypto
+      .createHash('sha1')
+      .update(version)
+      .update(filename)
+      .update(content)
+      .digest('hex');
+    const file = path.join(cacheDir, `${key}.bin`);
+    let cachedData;
+    try {
+      cachedData = fs.readFileSync(file);
+    } catch {
+      cachedData = undefined;
+    }
+    try {
+      script = new vm.Script(Module.wrap(content), {
+        filename,
+        cachedData,
+        importModuleDynamically: dynamicImport,
+      });
+    } catch {
+      return originalCompile.call(this, content, filename);
+    }
+    if (cachedData === undefined || script.cachedDataRejected) {
+      try {
+        const data = script.createCachedData();
+        const temporary = `${file}.${process.pid}`;
+        fs.writeFileSync(temporary, data);
+        fs.renameSync(temporary, file);
+      } catch {
+        // a cache that cannot be written only costs the next start its speed
+      }
+    }
+    const wrapper = script.runInThisContext({ displayErrors: true });
+    // The module's own require, as Node makes it (lib/internal/modules/helpers.js).
+    const moduleRequire = (id) => this.require(id);
+    moduleRequire.resolve = (request, options) =>
+      Module._resolveFilename(request, this, false, options);
+    moduleRequire.resolve.paths = (request) => Module._resolveLookupPaths(request, this);
+    moduleRequire.main = process.mainModule;
+    moduleRequire.extensions = Module._extensions;
+    moduleRequire.cache = Module._cache;
+    return wrapper.call(
+      this.exports,
+      this.exports,
+      moduleRequire,
+      this,
+      filename,
+      path.dirname(filename),
+    );
+  };
+}
+
+if (!process.env.CONFORMANCE_NO_COMPILE_CACHE) install();
