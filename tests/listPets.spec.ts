@@ -12,6 +12,7 @@ import {
   checkProperty,
   expect,
   generate,
+  inconclusive,
   isErrorAnswer,
   petStatuses,
   petsIn,
@@ -97,6 +98,13 @@ test.describe(section('4.1'), () => {
         const including: KnownPet[] = created.filter((pet) => pet.status === status);
         // A pet the list leaves out that getPet cannot find either was not kept at all.
         expect(lists[index * 2]!).toListPets({ status, including, limit: 100, lost: lost[index] });
+      }
+      // A full list may leave pets out and be right: it decides nothing about completeness.
+      if (petStatuses.every((_, index) => petsIn(lists[index * 2]!).length >= 100)) {
+        inconclusive(
+          'LIST-COMPLETE',
+          'every status came back with a full list of 100: the store holds too many pets of each status to tell whether any is missing',
+        );
       }
     },
   );

@@ -114,16 +114,21 @@ export function readResults(file: string): TestOutcome[] {
   return tests;
 }
 
-/** Runs `playwright test` with these arguments and environment; resolves with its JSON results. */
+/**
+ * Runs `playwright test` with these arguments and environment, its reports in a temporary folder
+ * (the suite's configured reporters: a run refuses `--reporter` on the command line, which would
+ * bypass redaction, but for `--list`); resolves with the JSON results the suite wrote there.
+ */
 export async function runPlaywright(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 300_000,
 ): Promise<RunResult> {
-  const resultsFile = join(mkdtempSync(join(tmpdir(), 'conformance-selftest-')), 'results.json');
+  const reports = mkdtempSync(join(tmpdir(), 'conformance-selftest-'));
+  const resultsFile = join(reports, 'results.json');
   const run = await spawnPlaywright(
     args,
-    { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile },
+    { CONFORMANCE_REPORT_DIR: reports, ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile },
     timeoutMs,
   );
   try {

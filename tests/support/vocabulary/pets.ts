@@ -14,6 +14,7 @@ import {
   type Pet,
   type PetStatus,
   type PetStoreClient,
+  petStatuses,
   readOnlySkipReason,
 } from '../http/client.ts';
 import { petNamePrefix } from '../setup/settings.ts';
@@ -197,7 +198,10 @@ export class Pets {
         fillers.push(
           ...(await Promise.all(
             Array.from({ length: batch }, (_, index) =>
-              this.create(`filler-${created + index}`, { status: 'available' }),
+              // Every status in turn, so that no one status fills the lists that check completeness.
+              this.create(`filler-${created + index}`, {
+                status: petStatuses[(created + index) % petStatuses.length],
+              }),
             ),
           )),
         );
