@@ -14,7 +14,6 @@ import {
   getPetGoneReason,
   getPetMayBeGone,
   invalidCredentials,
-  notRun,
   req,
   section,
   test,
@@ -48,16 +47,11 @@ async function callEach(
   return Promise.all(calls);
 }
 
-function noteGetPet(): void {
-  if (getPetMayBeGone) notRun('GETPET-DEPRECATED-KEPT', getPetGoneReason);
-}
-
 test.describe(section('5'), () => {
   test(
     'every operation answers 401 when the Authorization header is missing',
     req('AUTH-401-MISSING'),
     async ({ api, pets }) => {
-      noteGetPet();
       expect(await callEach(api, pets, ['none'])).toAnswerError(401);
     },
   );
@@ -66,7 +60,6 @@ test.describe(section('5'), () => {
     'every operation answers 401 to a wrong key, a wrong scheme, an empty token, and keys that differ slightly from the real one',
     req('AUTH-401-INVALID'),
     async ({ api, pets }) => {
-      noteGetPet();
       const key = api.options.apiKey;
       const answers = await callEach(
         api,
@@ -82,7 +75,6 @@ test.describe(section('5'), () => {
     'every operation accepts the key as a Bearer token',
     req('AUTH-BEARER'),
     async ({ api, pets }) => {
-      noteGetPet();
       expect(await callEach(api, pets, ['key'])).toAcceptKey();
     },
   );

@@ -18,6 +18,8 @@ export interface ReferenceOptions {
   variant?: string;
   /** Pets pre-seeded at start; wins over the variant's own number. */
   seedPets?: number;
+  /** Delay before every request is handled; wins over the variant's own. */
+  latencyMs?: number;
   /**
    * Receives every exception that escaped a handler (answered 500). Default: logged to stderr,
    * except for fault variants, whose 500 answers are the point.
@@ -54,7 +56,7 @@ export async function startReference(options: ReferenceOptions): Promise<Referen
     store,
   );
   variant.apply?.(service);
-  const latencyMs = settings.latencyMs ?? 0;
+  const latencyMs = options.latencyMs ?? settings.latencyMs ?? 0;
   if (latencyMs > 0) {
     const handle = service.handle;
     service.handle = async (req) => {

@@ -48,6 +48,11 @@ const misbehaviours: Record<string, Respond> = {
   hang: () => {},
   reset: (req) => req.socket.resetAndDestroy(),
   'server-error': (_req, res) => json(res, 503, { message: 'maintenance' }),
+  // A gateway that never stops asking to wait.
+  'always-429': (_req, res) => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+    res.end(JSON.stringify({ code: 'rate_limited', message: 'slow down', status: 429 }));
+  },
   // Well-behaved: the 401 Error the suite expects of an unauthenticated request.
   conformant: (_req, res) => json(res, 401, error401),
   'not-json': (_req, res) => {
@@ -71,7 +76,7 @@ const misbehaviours: Record<string, Respond> = {
 };
 
 function route(req: IncomingMessage, res: ServerResponse): void {
-  const match = /^\/([a-z-]+)\/v1(\/.*)$/.exec(req.url ?? '');
+  const match = /^\/([a-z0-9-]+)\/v1(\/.*)$/.exec(req.url ?? '');
   const name = match?.[1] ?? '';
   const preflight = match?.[2] === '/pets?limit=1';
   if (name.startsWith('after-preflight-') && preflight) return json(res, 200, []);

@@ -12,7 +12,8 @@
  * - inconclusive: the tests that ran could not decide it (the store too full to tell…);
  * - blocked: its tests stopped at another requirement's failure, a spent write budget or a
  *   target that kept asking to wait;
- * - not run: no test checked it (filtered out, skipped in read-only mode, categories restricted…).
+ * - not run: no test checked it (filtered out, skipped in read-only mode…), or a check of it was
+ *   left out on purpose (categories restricted…): a requirement checked in part does not pass.
  * A reason is given for every verdict but passed and failed. An advisory (HTTP-standard
  * expectations beyond the document) is failed when a test tagged with it failed (strict mode),
  * flagged when a test recorded it as flagged, met when a test tagged with it passed, and not run
@@ -257,16 +258,17 @@ function judgeRequirement(id: string, tests: TestRecord[]) {
   const tagged = tests.filter((test) => test.requirements.includes(id));
   const noteOf = (list: { requirement: string; reason: string }[]) =>
     list.find((note) => note.requirement === id)?.reason;
-  const decided = tagged.some(
-    (test) =>
-      test.outcome === 'passed' &&
-      noteOf(test.inconclusive) === undefined &&
-      noteOf(test.notRun) === undefined,
-  );
-  if (decided) return { verdict: 'passed' as Verdict, reasons: [], failures };
   const reasonsFor = (pick: (test: TestRecord) => string | undefined) => [
     ...new Set(tagged.map(pick).filter((reason): reason is string => Boolean(reason))),
   ];
+  // A check of it left out on purpose (categories restricted…): it was not checked whole, so it
+  // cannot pass, whatever its other checks found.
+  const leftOut = reasonsFor((test) => noteOf(test.notRun));
+  if (leftOut.length > 0) return { verdict: 'not run' as Verdict, reasons: leftOut, failures };
+  const decided = tagged.some(
+    (test) => test.outcome === 'passed' && noteOf(test.inconclusive) === undefined,
+  );
+  if (decided) return { verdict: 'passed' as Verdict, reasons: [], failures };
   const inconclusive = reasonsFor((test) => noteOf(test.inconclusive));
   if (inconclusive.length > 0)
     return { verdict: 'inconclusive' as Verdict, reasons: inconclusive, failures };

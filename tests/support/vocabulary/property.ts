@@ -25,7 +25,10 @@ export interface PropertyOptions {
   runs?: 'all' | 'half';
   /** Inputs sent while shrinking a failure (default 40). */
   shrinkRuns?: number;
-  /** Overall time limit in ms (default 30 s): a property cut short by it is inconclusive. */
+  /**
+   * Overall time limit in ms (default 30 s, or half the test timeout when that is shorter): a
+   * property cut short by it is inconclusive.
+   */
   timeLimitMs?: number;
 }
 
@@ -67,7 +70,9 @@ export async function checkProperty<T>(
       // Replaying a path runs exactly that counterexample, without shrinking it further.
       endOnFailure: settings.fcPath !== undefined,
       numRuns: runsOf(options),
-      interruptAfterTimeLimit: options.timeLimitMs ?? 30_000,
+      // Within the test's own timeout, so that a slow target makes the property inconclusive
+      // rather than the test time out.
+      interruptAfterTimeLimit: options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2),
     },
   );
   if (stop) throw stop;

@@ -1,0 +1,198 @@
+/**
+ * Real staging environments (issue 11): what the document leaves open is the target's right, and
+ * the suite passes a target that uses it. The mutation self-test runs the conformant variations
+ * (a name column in bytes, a database default, known categories); this file proves what needs
+ * runs of its own:
+ * - behind a rate-limiting gateway (25 requests a second, bursts of 40, 429 with Retry-After) the
+ *   whole suite passes, waiting as asked, within 1.3 times the time its requests need at that
+ *   rate plus the one-test floor; with the pace set, it is not even asked to wait;
+ * - a target that keeps refusing stops the run with one message naming rate limiting;
+ * - a target that accepts only its own categories fails without CONFORMANCE_CATEGORY_IDS, and
+ *   the message points at the setting;
+ * - after getPet's announced removal, a target without it passes, and no check relies on it;
+ * - a property cut short by its time limit decided nothing: inconclusive, never passed.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startReference } from '../reference/src/server.ts';
+import type { Summary } from '../tests/support/reporting/summary.ts';
+import { type HostileTarget, startHostileTarget } from './support/hostile-targets.ts';
+import { spawnPlaywright } from './support/playwright.ts';
+
+const apiKey = 'staging-key-3c9e1b7d';
+/** The gateway of the rate-limited variation: requests a second it lets through. */
+const gatewayRate = 25;
+
+interface Run {
+  exitCode: number;
+  output: string;
+  durationMs: number;
+  summary?: Summary;
+}
+
+/** The suite as a user runs it, with these settings; reports in a temporary folder. */
+async function suite(args: string[], env: Record<string, string>): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-staging-'));
+  try {
+    const run = await spawnPlaywright(
+      ['--output', join(dir, 'test-results'), ...args],
+      {
+        API_KEY: apiKey,
+        CONFORMANCE_REPORT_DIR: dir,
+        CONFORMANCE_TARGETS: '',
+        CONFORMANCE_RATE: '',
+        CONFORMANCE_CATEGORY_IDS: '',
+        CONFORMANCE_DATE: '',
+        CONFORMANCE_MAX_WAIT_S: '',
+        CONFORMANCE_READONLY: '',
+        CONFORMANCE_STRICT: '',
+        CONFORMANCE_RUN_ID: '',
+        FC_SEED: '20261122',
+        CI: '1',
+        ...env,
+      },
+      180_000,
+    );
+    const file = join(dir, 'conformance.json');
+    const result: Run = run;
+    if (existsSync(file)) result.summary = JSON.parse(readFileSync(file, 'utf8')) as Summary;
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const shown = (run: Run) =>
+  `\n--- exit ${run.exitCode}, ${run.durationMs} ms ---\n${run.output.slice(-4000)}`;
+const verdictOf = (run: Run, id: string) =>
+  run.summary?.requirements.find((item) => item.id === id);
+
+describe('staging environments', () => {
+  let hostile: HostileTarget;
+  before(async () => {
+    hostile = await startHostileTarget();
+  });
+  after(() => hostile.close());
+
+  test('behind a rate-limiting gateway the suite passes, waiting as asked, within the time bound', async () => {
+    const gateway = await startReference({ apiKey, variant: 'rate-limited' });
+    try {
+      // The floor: the suite with one check, through the same gateway.
+      const floor = await suite(['--grep', '@BASE-V1'], { BASE_URL: gateway.baseUrl });
+      assert.equal(floor.exitCode, 0, shown(floor));
+      const run = await suite([], { BASE_URL: gateway.baseUrl });
+      assert.equal(run.exitCode, 0, shown(run));
+      const summary = run.summary!;
+      assert.equal(summary.verdict, 'conformant', shown(run));
+      assert.ok(summary.throttled > 0, `the gateway asked to wait${shown(run)}`);
+      assert.match(run.output, /answers asked to wait, the run waited \d+\.\d s/);
+      // The requests the target processed, at its rate, plus the one-test floor.
+      const processed = summary.requests - summary.throttled;
+      const bound = 1.3 * (processed / gatewayRate) * 1000 + floor.durationMs;
+      console.log(
+        `rate-limited run: ${processed} requests processed, ${summary.throttled} asked to wait, ` +
+          `${(run.durationMs / 1000).toFixed(1)} s; bound ${(bound / 1000).toFixed(1)} s ` +
+          `(1.3 x ${processed}/${gatewayRate} s + the floor ${(floor.durationMs / 1000).toFixed(1)} s)`,
+      );
+      assert.ok(run.durationMs <= bound, `${run.durationMs} ms, over the bound of ${bound} ms`);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test('with the pace set to the limit, the gateway does not even ask to wait', async () => {
+    const gateway = await startReference({ apiKey, variant: 'rate-limited' });
+    try {
+      const run = await suite(['--grep', '@LIST-LIMIT-INVALID|@LIST-STATUS-FILTER|@AUTH'], {
+        BASE_URL: gateway.baseUrl,
+        CONFORMANCE_RATE: String(gatewayRate - 1),
+      });
+      assert.equal(run.exitCode, 0, shown(run));
+      assert.equal(run.summary?.throttled, 0, shown(run));
+      assert.ok(run.summary!.requests > 60, shown(run));
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test('a target that keeps asking to wait stops the run with one message naming rate limiting', async () => {
+    const run = await suite(['--grep', '@BASE-V1'], {
+      BASE_URL: hostile.baseUrl('always-429'),
+      CONFORMANCE_MAX_WAIT_S: '2',
+    });
+    assert.notEqual(run.exitCode, 0, shown(run));
+    assert.equal(run.output.split('Preflight failed:').length - 1, 1, shown(run));
+    assert.match(run.output, /rate limited: the target kept asking to wait \(429\) after 2\.0 s/);
+    assert.match(run.output, /CONFORMANCE_RATE/);
+    assert.ok(!run.output.includes(apiKey), 'the key is never printed');
+  });
+
+  test('known categories: without CONFORMANCE_CATEGORY_IDS creates fail, and say which setting to use', async () => {
+    const target = await startReference({ apiKey, variant: 'known-categories', seedPets: 5 });
+    try {
+      const run = await suite(['--grep', '@CREATE-201-PET'], { BASE_URL: target.baseUrl });
+      assert.notEqual(run.exitCode, 0, shown(run));
+      const create = verdictOf(run, 'CREATE-201-PET');
+      assert.equal(create?.verdict, 'failed', shown(run));
+      assert.match(create!.failures[0]!.message, /status 400, not 201: .*CONFORMANCE_CATEGORY_IDS/);
+      // With the setting, the same checks pass, and the int64 range goes unchecked, with why.
+      const declared = await suite(['--grep', '@CREATE-201-PET|@NEWPET-CATEGORYID-INT64'], {
+        BASE_URL: target.baseUrl,
+        CONFORMANCE_CATEGORY_IDS: '101,202,303',
+      });
+      assert.equal(declared.exitCode, 0, shown(declared));
+      assert.equal(verdictOf(declared, 'CREATE-201-PET')?.verdict, 'passed', shown(declared));
+      const range = verdictOf(declared, 'NEWPET-CATEGORYID-INT64');
+      assert.equal(range?.verdict, 'not run', shown(declared));
+      assert.match(range!.reasons.join(' '), /CONFORMANCE_CATEGORY_IDS=101,202,303/);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('after 5 December 2030 a target without getPet passes, and no check relies on it', async () => {
+    const target = await startReference({ apiKey, variant: 'getpet-removed' });
+    try {
+      const run = await suite([], { BASE_URL: target.baseUrl, CONFORMANCE_DATE: '2031-01-15' });
+      assert.equal(run.exitCode, 0, shown(run));
+      const summary = run.summary!;
+      assert.equal(summary.totals.requirements.failed, 0, shown(run));
+      for (const id of ['GET-200-PET', 'GET-404-UNKNOWN', 'GET-PETID-INVALID']) {
+        const item = verdictOf(run, id);
+        assert.equal(item?.verdict, 'not run', `${id}${shown(run)}`);
+        assert.match(item!.reasons.join(' '), /announced to be removed on 2030-12-05/);
+      }
+      // Every other requirement is still decided, through the other operations.
+      const undecided = summary.requirements.filter(
+        (item) => item.verdict !== 'passed' && !item.reasons.join(' ').includes('2030-12-05'),
+      );
+      assert.deepEqual(
+        undecided.map((item) => `${item.id} ${item.verdict}`),
+        [],
+        shown(run),
+      );
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('a property cut short by its time limit is inconclusive, not passed', async () => {
+    // Each answer takes 400 ms: twenty runs of two requests do not fit in the time a property gets.
+    const target = await startReference({ apiKey, latencyMs: 400 });
+    try {
+      const run = await suite(['--grep', 'property: any valid NewPet'], {
+        BASE_URL: target.baseUrl,
+        CONFORMANCE_TEST_TIMEOUT_MS: '8000',
+      });
+      assert.equal(run.exitCode, 0, shown(run));
+      const echo = verdictOf(run, 'CREATE-ECHO');
+      assert.equal(echo?.verdict, 'inconclusive', shown(run));
+      assert.match(echo!.reasons.join(' '), /cut short by its time limit after \d+ of 20 runs/);
+    } finally {
+      await target.close();
+    }
+  });
+});
