@@ -78,6 +78,9 @@ function header(summary: Summary): string {
         : 'none met',
     ],
     ['Strict mode', summary.strict ? 'on: flagged advisories fail' : 'off'],
+    ...Object.entries(summary.settings ?? {})
+      .filter(([, value]) => value !== '' && value !== 0 && value !== false)
+      .map(([name, value]): [string, string] => [`Setting ${name}`, String(value)]),
   ];
   const segments = (['passed', 'failed', 'inconclusive', 'blocked', 'not run'] as const)
     .filter((verdict) => counts[verdict] > 0)

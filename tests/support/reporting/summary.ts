@@ -188,6 +188,8 @@ export interface ConfiguredFacts {
   seed: number;
   strict: boolean;
   petNamePrefix: string;
+  /** The settings the run was made with (never a key), as the summary page lists them. */
+  settings?: Record<string, string | number | boolean>;
 }
 
 export interface RunFacts extends ConfiguredFacts {

@@ -228,4 +228,16 @@ export const runFacts: ConfiguredFacts = {
   seed: settings.fcSeed,
   strict: settings.strict,
   petNamePrefix,
+  settings: {
+    readOnly: settings.readOnly,
+    maxPets: settings.maxPets,
+    shards: settings.shard.total,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    testTimeoutMs: settings.testTimeoutMs,
+    pace: settings.pace,
+    maxWaitS: settings.maxWaitMs / 1000,
+    categoryIds: settings.categoryIds?.join(',') ?? '',
+    date: settings.today.toISOString().slice(0, 10),
+    fcRuns: settings.fcRuns,
+  },
 };

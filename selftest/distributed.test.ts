@@ -1,0 +1,231 @@
+/**
+ * Many targets, many machines, one verdict (issue 12), proved with real runs:
+ * - two shards of a run (`--shard=K/N`, the same CONFORMANCE_RUN_ID), merged with `npm run merge`
+ *   without target or key, write the reports of one unsharded run, with its facts;
+ * - shards share the write budget: together they never create more than CONFORMANCE_MAX_PETS;
+ * - a reporter given on the command line (blob, html, json, junit) never writes the key: the run
+ *   refuses before sending a request, with one message;
+ * - two targets in one run (CONFORMANCE_TARGETS), one of them faulty: a summary each, and an
+ *   overview page whose cells link to each target's failure, checked in Debian's chromium.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
+import type { Summary } from '../tests/support/reporting/summary.ts';
+import { browserUnavailable, withBrowser } from './support/browser.ts';
+import { startCountingProxy } from './support/counting-proxy.ts';
+import { startHostileTarget } from './support/hostile-targets.ts';
+import { leakForms, scanBytes, scanFolder } from './support/leak-scan.ts';
+import { spawnNode, spawnPlaywright } from './support/playwright.ts';
+
+const apiKey = 'distributed-secret-Kq8vT3mZ';
+/** Every setting a run reads, set, so that a developer's .env cannot change them. */
+const quiet: Record<string, string> = {
+  API_KEY: apiKey,
+  BASE_URL: '',
+  CONFORMANCE_TARGETS: '',
+  CONFORMANCE_RUN_ID: '',
+  CONFORMANCE_MAX_PETS: '',
+  CONFORMANCE_READONLY: '',
+  CONFORMANCE_STRICT: '',
+  CONFORMANCE_RATE: '',
+  CONFORMANCE_CATEGORY_IDS: '',
+  CONFORMANCE_DATE: '',
+  FC_SEED: '',
+  CI: '1',
+};
+
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Summary;
+const verdicts = (summary: Summary) =>
+  [...summary.requirements, ...summary.advisories].map((item) => `${item.id} ${item.verdict}`);
+
+describe('many targets, many machines, one verdict', { concurrency: true }, () => {
+  let dir: string;
+  let reference: ReferenceHandle;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'conformance-distributed-'));
+    reference = await startReference({ apiKey, seedPets: 120 });
+  });
+  after(async () => {
+    await reference.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('two shards, merged without target or key, write the reports of one run', async () => {
+    const env = { ...quiet, BASE_URL: reference.baseUrl, CONFORMANCE_RUN_ID: 'shards01' };
+    const [single, ...shards] = await Promise.all([
+      spawnPlaywright(['--output', join(dir, 'single-out')], {
+        ...env,
+        CONFORMANCE_RUN_ID: 'single01',
+        FC_SEED: '',
+        CONFORMANCE_REPORT_DIR: join(dir, 'single'),
+      }),
+      ...[1, 2].map((shard) =>
+        spawnPlaywright([`--shard=${shard}/2`, '--output', join(dir, `out-${shard}`)], {
+          ...env,
+          CONFORMANCE_REPORT_DIR: join(dir, `shard-${shard}`),
+        }),
+      ),
+    ]);
+    assert.equal(single!.exitCode, 0, single!.output);
+    const blobs = join(dir, 'blobs');
+    mkdirSync(blobs);
+    for (const [index, shard] of shards.entries()) {
+      assert.equal(shard.exitCode, 0, shard.output);
+      const blob = join(dir, `shard-${index + 1}`, 'blob');
+      for (const file of readdirSync(blob)) cpSync(join(blob, file), join(blobs, file));
+    }
+    const merged = join(dir, 'merged');
+    const merge = await spawnNode(['--import', 'tsx', 'scripts/merge.ts', blobs], {
+      ...quiet,
+      API_KEY: '',
+      CONFORMANCE_REPORT_DIR: merged,
+    });
+    assert.equal(merge.exitCode, 0, merge.output);
+    for (const file of ['conformance.json', 'conformance.html', 'html/index.html', 'junit.xml', 'results.json']) {
+      assert.ok(existsSync(join(merged, file)), `the merge wrote ${file}`);
+    }
+    const whole = read(join(dir, 'single', 'conformance.json'));
+    const parts = read(join(merged, 'conformance.json'));
+    // The run's own facts, carried in the blobs: the merge read no setting of its own.
+    assert.equal(parts.target, reference.baseUrl);
+    assert.equal(parts.runId, 'shards01');
+    assert.equal(parts.settings?.shards, 2);
+    const seeds = shards.map((shard) => /seed (-?\d+)/.exec(shard.output)?.[1]);
+    assert.equal(String(parts.seed), String(read(join(dir, 'shard-1', 'conformance.json')).seed));
+    void seeds;
+    assert.deepEqual(verdicts(parts), verdicts(whole));
+    assert.equal(parts.tests.length, whole.tests.length);
+    assert.equal(parts.verdict, 'conformant');
+  });
+
+  test('shards share the write budget: together they create at most CONFORMANCE_MAX_PETS', async () => {
+    const proxy = await startCountingProxy(reference.baseUrl);
+    try {
+      const runs = await Promise.all(
+        [1, 2].map((shard) =>
+          spawnPlaywright(
+            [`--shard=${shard}/2`, '--grep', '@PET-ID-UNIQUE|@CREATE-201-PET|@CREATE-ECHO', '--output', join(dir, `budget-out-${shard}`)],
+            {
+              ...quiet,
+              BASE_URL: proxy.baseUrl,
+              CONFORMANCE_RUN_ID: 'budget01',
+              CONFORMANCE_MAX_PETS: '9',
+              CONFORMANCE_REPORT_DIR: join(dir, `budget-${shard}`),
+            },
+          ),
+        ),
+      );
+      const creates = proxy.counts.POST ?? 0;
+      assert.ok(creates <= 9, `${creates} creates from two shards with a budget of 9`);
+      assert.ok(
+        runs.some((run) => /Write budget spent: this run may send at most [45] create requests/.test(run.output)),
+        runs.map((run) => run.output).join('\n'),
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('a reporter given on the command line never writes the key: the run refuses first', async () => {
+    const hostile = await startHostileTarget();
+    const proxy = await startCountingProxy(hostile.baseUrl('hang'));
+    const forms = leakForms(apiKey);
+    try {
+      for (const reporter of ['blob', 'html', 'json', 'junit']) {
+        const out = join(dir, `cli-${reporter}`);
+        const run = await spawnPlaywright([`--reporter=${reporter}`, '--output', join(out, 'test-results')], {
+          ...quiet,
+          BASE_URL: proxy.baseUrl,
+          CONFORMANCE_REPORT_DIR: join(out, 'reports'),
+          CONFORMANCE_REQUEST_TIMEOUT_MS: '1000',
+          // Where these reporters write by default, here: nothing may land in the project.
+          PLAYWRIGHT_BLOB_OUTPUT_DIR: join(out, 'blob'),
+          PLAYWRIGHT_HTML_OUTPUT_DIR: join(out, 'html'),
+          PLAYWRIGHT_JSON_OUTPUT_NAME: join(out, 'results.json'),
+          PLAYWRIGHT_JUNIT_OUTPUT_NAME: join(out, 'junit.xml'),
+        });
+        assert.notEqual(run.exitCode, 0, `${reporter}: ${run.output}`);
+        assert.equal(run.output.split('Reporters replaced:').length - 1, 1, `${reporter}: one message\n${run.output}`);
+        assert.match(run.output, /No request was sent\./);
+        assert.deepEqual(scanBytes(Buffer.from(run.output), `${reporter}: output`, forms), []);
+        if (existsSync(out)) assert.deepEqual(scanFolder(out, forms), [], `${reporter}: files`);
+      }
+      assert.equal(proxy.counts.GET ?? 0, 0, 'the hanging target was never asked anything');
+    } finally {
+      await proxy.close();
+      await hostile.close();
+    }
+  });
+
+  test('two targets in one run: a summary each, and an overview linking to each failure', async (t) => {
+    const faulty = await startReference({ apiKey, variant: 'list-default-10', seedPets: 120 });
+    try {
+      const targets = join(dir, 'targets.json');
+      writeFileSync(
+        targets,
+        JSON.stringify([
+          { name: 'staging-eu', baseUrl: reference.baseUrl, apiKeyEnv: 'EU_KEY' },
+          { name: 'staging-us', baseUrl: faulty.baseUrl, apiKeyEnv: 'US_KEY' },
+        ]),
+      );
+      const reports = join(dir, 'many');
+      const run = await spawnPlaywright(['--output', join(dir, 'many-out')], {
+        ...quiet,
+        API_KEY: '',
+        CONFORMANCE_TARGETS: targets,
+        EU_KEY: apiKey,
+        US_KEY: apiKey,
+        CONFORMANCE_REPORT_DIR: reports,
+      });
+      assert.notEqual(run.exitCode, 0, 'a failing target fails the run');
+      const eu = read(join(reports, 'targets', 'staging-eu', 'conformance.json'));
+      const us = read(join(reports, 'targets', 'staging-us', 'conformance.json'));
+      assert.equal(eu.verdict, 'conformant', run.output);
+      assert.equal(us.verdict, 'not conformant');
+      assert.deepEqual(
+        us.requirements.filter((item) => item.verdict === 'failed').map((item) => item.id),
+        ['LIST-LIMIT-DEFAULT'],
+      );
+      assert.ok(existsSync(join(reports, 'targets', 'staging-us', 'conformance.html')));
+      const overview = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
+        verdict: string;
+        targets: { name: string; requirements: Record<string, string> }[];
+      };
+      assert.equal(overview.verdict, 'not conformant');
+      assert.deepEqual(overview.targets.map((target) => target.name), ['staging-eu', 'staging-us']);
+      assert.deepEqual(scanFolder(reports, leakForms(apiKey)), []);
+
+      const unavailable = browserUnavailable();
+      if (unavailable) return t.skip(unavailable);
+      await withBrowser(async (context) => {
+        const page = context.pages()[0] ?? (await context.newPage());
+        const requested: string[] = [];
+        page.on('request', (request) => requested.push(request.url()));
+        await page.goto(`file://${join(reports, 'conformance.html')}`);
+        const rows = page.locator('table.overview tbody tr');
+        assert.equal(await rows.count(), 2);
+        assert.equal(await rows.nth(0).locator('.tile.failed').count(), 0);
+        const cell = rows.nth(1).locator('.tile.failed');
+        assert.equal(await cell.count(), 1, 'one failed cell for staging-us');
+        assert.equal(
+          await cell.getAttribute('href'),
+          'targets/staging-us/conformance.html#failure-LIST-LIMIT-DEFAULT',
+        );
+        await cell.click();
+        await page.waitForURL(/targets\/staging-us\/conformance\.html#failure-LIST-LIMIT-DEFAULT$/);
+        assert.ok(await page.locator('#failure-LIST-LIMIT-DEFAULT').isVisible());
+        assert.match(
+          await page.locator('#failure-LIST-LIMIT-DEFAULT .part.received').first().innerText(),
+          /10 pets listed, not exactly 20/,
+        );
+        assert.deepEqual(requested.filter((url) => !url.startsWith('file:')), [], 'loads nothing');
+      });
+    } finally {
+      await faulty.close();
+    }
+  });
+});
