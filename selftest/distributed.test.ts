@@ -9,7 +9,16 @@
  *   overview page whose cells link to each target's failure, checked in Debian's chromium.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -85,7 +94,13 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
       CONFORMANCE_REPORT_DIR: merged,
     });
     assert.equal(merge.exitCode, 0, merge.output);
-    for (const file of ['conformance.json', 'conformance.html', 'html/index.html', 'junit.xml', 'results.json']) {
+    for (const file of [
+      'conformance.json',
+      'conformance.html',
+      'html/index.html',
+      'junit.xml',
+      'results.json',
+    ]) {
       assert.ok(existsSync(join(merged, file)), `the merge wrote ${file}`);
     }
     const whole = read(join(dir, 'single', 'conformance.json'));
@@ -108,13 +123,21 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
       const runs = await Promise.all(
         [1, 2].map((shard) =>
           spawnPlaywright(
-            [`--shard=${shard}/2`, '--grep', '@PET-ID-UNIQUE|@CREATE-201-PET|@CREATE-ECHO', '--output', join(dir, `budget-out-${shard}`)],
+            [
+              `--shard=${shard}/2`,
+              '--grep',
+              '@PET-ID-UNIQUE|@CREATE-201-PET|@CREATE-ECHO',
+              '--output',
+              join(dir, `budget-out-${shard}`),
+            ],
             {
               ...quiet,
               BASE_URL: proxy.baseUrl,
               CONFORMANCE_RUN_ID: 'budget01',
               CONFORMANCE_MAX_PETS: '9',
               CONFORMANCE_REPORT_DIR: join(dir, `budget-${shard}`),
+              // As on two machines: no temporary folder, so no counter file, in common.
+              TMPDIR: mkdtempSync(join(dir, `machine-${shard}-`)),
             },
           ),
         ),
@@ -122,7 +145,11 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
       const creates = proxy.counts.POST ?? 0;
       assert.ok(creates <= 9, `${creates} creates from two shards with a budget of 9`);
       assert.ok(
-        runs.some((run) => /Write budget spent: this run may send at most [45] create requests/.test(run.output)),
+        runs.some((run) =>
+          /Write budget spent: this shard \([12] of 2\) may send at most [45] of the run's 9 create requests/.test(
+            run.output,
+          ),
+        ),
         runs.map((run) => run.output).join('\n'),
       );
     } finally {
@@ -137,19 +164,26 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
     try {
       for (const reporter of ['blob', 'html', 'json', 'junit']) {
         const out = join(dir, `cli-${reporter}`);
-        const run = await spawnPlaywright([`--reporter=${reporter}`, '--output', join(out, 'test-results')], {
-          ...quiet,
-          BASE_URL: proxy.baseUrl,
-          CONFORMANCE_REPORT_DIR: join(out, 'reports'),
-          CONFORMANCE_REQUEST_TIMEOUT_MS: '1000',
-          // Where these reporters write by default, here: nothing may land in the project.
-          PLAYWRIGHT_BLOB_OUTPUT_DIR: join(out, 'blob'),
-          PLAYWRIGHT_HTML_OUTPUT_DIR: join(out, 'html'),
-          PLAYWRIGHT_JSON_OUTPUT_NAME: join(out, 'results.json'),
-          PLAYWRIGHT_JUNIT_OUTPUT_NAME: join(out, 'junit.xml'),
-        });
+        const run = await spawnPlaywright(
+          [`--reporter=${reporter}`, '--output', join(out, 'test-results')],
+          {
+            ...quiet,
+            BASE_URL: proxy.baseUrl,
+            CONFORMANCE_REPORT_DIR: join(out, 'reports'),
+            CONFORMANCE_REQUEST_TIMEOUT_MS: '1000',
+            // Where these reporters write by default, here: nothing may land in the project.
+            PLAYWRIGHT_BLOB_OUTPUT_DIR: join(out, 'blob'),
+            PLAYWRIGHT_HTML_OUTPUT_DIR: join(out, 'html'),
+            PLAYWRIGHT_JSON_OUTPUT_NAME: join(out, 'results.json'),
+            PLAYWRIGHT_JUNIT_OUTPUT_NAME: join(out, 'junit.xml'),
+          },
+        );
         assert.notEqual(run.exitCode, 0, `${reporter}: ${run.output}`);
-        assert.equal(run.output.split('Reporters replaced:').length - 1, 1, `${reporter}: one message\n${run.output}`);
+        assert.equal(
+          run.output.split('Reporters replaced:').length - 1,
+          1,
+          `${reporter}: one message\n${run.output}`,
+        );
         assert.match(run.output, /No request was sent\./);
         assert.deepEqual(scanBytes(Buffer.from(run.output), `${reporter}: output`, forms), []);
         if (existsSync(out)) assert.deepEqual(scanFolder(out, forms), [], `${reporter}: files`);
@@ -196,7 +230,10 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
         targets: { name: string; requirements: Record<string, string> }[];
       };
       assert.equal(overview.verdict, 'not conformant');
-      assert.deepEqual(overview.targets.map((target) => target.name), ['staging-eu', 'staging-us']);
+      assert.deepEqual(
+        overview.targets.map((target) => target.name),
+        ['staging-eu', 'staging-us'],
+      );
       assert.deepEqual(scanFolder(reports, leakForms(apiKey)), []);
 
       const unavailable = browserUnavailable();
@@ -222,7 +259,11 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
           await page.locator('#failure-LIST-LIMIT-DEFAULT .part.received').first().innerText(),
           /10 pets listed, not exactly 20/,
         );
-        assert.deepEqual(requested.filter((url) => !url.startsWith('file:')), [], 'loads nothing');
+        assert.deepEqual(
+          requested.filter((url) => !url.startsWith('file:')),
+          [],
+          'loads nothing',
+        );
       });
     } finally {
       await faulty.close();

@@ -80,8 +80,10 @@ const sizeOf = (file: string) => {
 export interface RunStateOptions {
   runId: string;
   baseUrl: string;
-  /** At most this many create requests in this run against this target. */
+  /** At most this many create requests in this run (this shard's part) against this target. */
   maxPets: number;
+  /** How the budget reads in a message: "this run may send at most 400", or a shard's part. */
+  budgetText?: string;
   /** Requests a second across the run's workers; 0: as fast as the target answers. */
   pace: number;
   /** The run waits at most this long in all for a target that asks it to wait. */
@@ -150,7 +152,7 @@ export class RunState {
     const used = sizeOf(this.creates) - sizeOf(this.released);
     if (used > this.options.maxPets) {
       throw new WriteBudgetExceeded(
-        `Write budget spent: this run may send at most ${this.options.maxPets} create requests to the target ` +
+        `Write budget spent: ${this.options.budgetText ?? `this run may send at most ${this.options.maxPets}`} create requests to the target ` +
           '(CONFORMANCE_MAX_PETS). Raise it, or point the suite at a target with more pets already in it.',
       );
     }

@@ -160,15 +160,19 @@ function targetsOfRun(): Target[] {
 
 const targets = targetsOfRun();
 
-/** How many shards the run is split into, and which this is (`--shard=K/N`), from the command. */
+/**
+ * How many shards the run is split into, and which this is (`--shard=K/N`). Playwright's main
+ * process reads it from the command and hands it to its workers, whose command does not carry it.
+ */
 function shardOfRun(): { current: number; total: number } {
   const flag = process.argv.find((arg) => arg.startsWith('--shard'));
-  const value = flag?.includes('=')
+  const given = flag?.includes('=')
     ? flag.split('=')[1]
     : flag
       ? process.argv[process.argv.indexOf(flag) + 1]
       : undefined;
-  const match = /^(\d+)\/(\d+)$/.exec(value ?? '');
+  if (given !== undefined) env.CONFORMANCE_SHARD_OF_RUN = given;
+  const match = /^(\d+)\/(\d+)$/.exec(given ?? env.CONFORMANCE_SHARD_OF_RUN ?? '');
   return match ? { current: Number(match[1]), total: Number(match[2]) } : { current: 1, total: 1 };
 }
 

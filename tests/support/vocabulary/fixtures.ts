@@ -40,6 +40,10 @@ export const test = base.extend<
           runId: settings.runId,
           baseUrl: target.baseUrl,
           maxPets: budgetShare(),
+          budgetText:
+            settings.shard.total > 1
+              ? `this shard (${settings.shard.current} of ${settings.shard.total}) may send at most ${budgetShare()} of the run's ${settings.maxPets}`
+              : `this run may send at most ${settings.maxPets}`,
           pace: settings.pace,
           maxWaitMs: settings.maxWaitMs,
         }),
