@@ -2,14 +2,14 @@
  * The conformance suite's Playwright configuration.
  *
  * Target: BASE_URL and API_KEY (environment or .env). Without BASE_URL the bundled reference
- * implementation is started for the run and the suite checks it. With CONFORMANCE_TARGETS (a JSON
+ * implementation is started for the run (in globalSetup) and the suite checks it. With CONFORMANCE_TARGETS (a JSON
  * file of targets), each target is a project of its own and all run in parallel.
  */
 import { fileURLToPath } from 'node:url';
 import { type ReporterDescription, defineConfig } from '@playwright/test';
 import { reportPaths } from './tests/support/reporting/paths.ts';
 import { factsKey } from './tests/support/reporting/summary.ts';
-import { runFacts, settings, usesReference } from './tests/support/setup/settings.ts';
+import { runFacts, settings } from './tests/support/setup/settings.ts';
 import type { Target } from './tests/support/setup/targets.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -68,20 +68,4 @@ export default defineConfig<object, { target: Target }>({
     // CONFORMANCE_INSECURE_TLS=1: accept a self-signed certificate (test environments only).
     ignoreHTTPSErrors: settings.insecureTls,
   },
-  webServer: usesReference
-    ? {
-        command: 'node --import tsx reference/src/main.ts',
-        env: {
-          PORT: String(settings.referencePort),
-          API_KEY: settings.apiKey,
-          BASE_PATH: settings.referenceBasePath,
-        },
-        // Ready when the list answers at all: 401 without a key.
-        url: `${settings.baseUrl}/pets`,
-        reuseExistingServer: false,
-        timeout: 30_000,
-        stdout: 'ignore',
-        stderr: 'pipe',
-      }
-    : undefined,
 });

@@ -1,8 +1,7 @@
 /**
  * Playwright's globalSetup: before any request, the reporters are checked (the redacting reporter
- * must come first, so that no report can hold the key); then the preflight check
- * (preflight-check.ts) runs against every target, after the bundled reference, if used, has
- * started (Playwright starts its webServer first).
+ * must come first, so that no report can hold the key); the bundled reference is started when no
+ * target is configured; then the preflight check (preflight-check.ts) runs against every target.
  *
  * With one target, a failed preflight stops the run with one message and a non-zero exit. With
  * several, a target whose preflight failed is left out (its tests are blocked, with the reason)
@@ -13,7 +12,8 @@ import type { FullConfig } from '@playwright/test';
 import { removeRunState } from '../http/run-state.ts';
 import { type PreflightResult, preflight } from './preflight-check.ts';
 import { type PreflightFailure, recordPreflightFailures } from './preflight-results.ts';
-import { settings } from './settings.ts';
+import { startReference } from '../../../reference/src/server.ts';
+import { settings, usesReference } from './settings.ts';
 import { SetupError } from './setup-error.ts';
 
 /** The redacting reporter is the first of the reporters that will run, or the run refuses. */
@@ -31,8 +31,32 @@ export function checkReporters(config: Pick<FullConfig, 'reporter'>): void {
   );
 }
 
-export default async function globalSetup(config: FullConfig): Promise<() => void> {
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   checkReporters(config);
+  // The bundled reference, when no target is configured: started here, in Playwright's main
+  // process, so that a run does not pay for a process of its own (and a TypeScript loader) first.
+  const reference = usesReference
+    ? await startReference({
+        apiKey: settings.apiKey,
+        port: settings.referencePort,
+        basePath: settings.referenceBasePath,
+      })
+    : undefined;
+  const stop = async () => {
+    await reference?.close();
+    removeRunState(settings.runId);
+  };
+  try {
+    await checkTargets();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return stop;
+}
+
+/** The preflight against every target; records the failed ones, or stops when all failed. */
+async function checkTargets(): Promise<void> {
   const { targets, requestTimeoutMs, insecureTls, maxResponseBytes, maxWaitMs } = settings;
   const results: PreflightResult[] = await Promise.all(
     targets.map((target) =>
@@ -76,5 +100,4 @@ export default async function globalSetup(config: FullConfig): Promise<() => voi
       'Read-only mode (CONFORMANCE_READONLY=1): checks that would create pets are skipped.',
     );
   }
-  return () => removeRunState(settings.runId);
 }

@@ -165,6 +165,22 @@ export class Pets {
     );
   }
 
+  /**
+   * Reads pets this run created back, each held to what it was created with: through one list of
+   * their status (every pet of the run a list shows is checked, known-pets.ts), and through getPet
+   * for those the list does not show (a full list, or a target that lists otherwise). One request
+   * instead of one per pet, where the store allows it.
+   */
+  async readBack(created: readonly KnownPet[], status: PetStatus): Promise<void> {
+    const listed = await this.api.listPets({ status, limit: 100 });
+    expect(listed).toListPets({ as: 'LIST-200-PETS' });
+    if (getPetMayBeGone) return;
+    const shown = new Set(petsIn(listed).map((pet) => pet.id));
+    const rest = created.filter((pet) => !shown.has(pet.id));
+    const reads = await Promise.all(rest.map((pet) => this.api.getPet(pet.id)));
+    reads.forEach((read, index) => expect(read).toReadBack(rest[index]!));
+  }
+
   /** Makes sure the store holds at least `count` pets (at most 101), creating the shortfall. */
   async ensureStoreHolds(count: number): Promise<void> {
     if (count > 101) throw new Error('ensureStoreHolds counts through one list of at most 100');
