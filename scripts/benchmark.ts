@@ -34,6 +34,7 @@ import dotenv from 'dotenv';
 export const target = 1.6;
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 const cli = join(projectRoot, 'node_modules/@playwright/test/cli.js');
+const compileCache = join(projectRoot, 'scripts/compile-cache.cjs');
 const floorConfig = join(projectRoot, 'scripts/bench-floor/playwright.config.ts');
 const summaryFile = join(projectRoot, 'reports/conformance.json');
 
@@ -63,6 +64,7 @@ export const suiteVariables = [
   'CONFORMANCE_RUN_ID',
   'CONFORMANCE_RUN_TIMEOUT_MS',
   'CONFORMANCE_SECRET_VARS',
+  'CONFORMANCE_SHARD_OF_RUN',
   'CONFORMANCE_STRICT',
   'CONFORMANCE_TEST_TIMEOUT_MS',
   'CONFORMANCE_WORKERS',
@@ -132,9 +134,7 @@ export function remoteTargetIn(
 /**
  * The CPU time (s, user + sys) of the children this process has reaped, each with the descendants
  * it reaped in turn: cutime and cstime of /proc/self/stat, updated as a child is reaped; undefined
- * off Linux. A process whose parent dies before reaping it is not counted: the bundled reference
- * is one, as Playwright kills the webServer's shell and the reference at once (SIGKILL to the
- * group), about 0.6 s of CPU a full run on the project's machine.
+ * off Linux. The bundled reference runs inside Playwright's main process, so its CPU is counted.
  */
 function childrenCpu(ticksPerSecond: number): number | undefined {
   try {
@@ -169,7 +169,9 @@ async function timed(
 ): Promise<Measured> {
   const cpuBefore = childrenCpu(ticks);
   const started = performance.now();
-  const child = spawn(process.execPath, [cli, 'test', ...args], {
+  // The full run as npm run conformance starts it (the package.json script), without npm.
+  const node = name === 'full' ? ['--require', compileCache] : [];
+  const child = spawn(process.execPath, [...node, cli, 'test', ...args], {
     cwd: projectRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

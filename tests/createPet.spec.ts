@@ -183,7 +183,7 @@ test.describe(section('4.2'), () => {
   test(
     'categoryIds at the int64 bounds and beyond 2^53 are stored and read back exactly',
     req('NEWPET-CATEGORYID-INT64'),
-    async ({ api, pets }) => {
+    async ({ pets }) => {
       if (pets.categoryIds) {
         notRun('NEWPET-CATEGORYID-INT64', restrictedReason(pets.categoryIds));
         test.skip(true, restrictedReason(pets.categoryIds));
