@@ -1,8 +1,10 @@
 /**
- * Proves the reports: runs the suite, with a distinctive API key, against three reference
- * targets, one that passes (clean), one that fails (list-default-10) and one that hangs
- * (hang-getPet, with a short request timeout), each writing to its own temporary folders. Then:
+ * Proves the reports: runs the suite, with a distinctive API key, against four reference
+ * targets, one that passes (clean), one that fails (list-default-10), one that hangs
+ * (hang-getPet, with a short request timeout) and one flaky (a proxy that breaks the default
+ * limit once, run with --retries=1), each writing to its own temporary folders. Then:
  *  - every report is there, and the summary's verdicts match the target;
+ *  - a check that passes only on a retry fails the run, and the report says the target was flaky;
  *  - the key appears in no file of the reports or test-results (zips and embedded archives
  *    opened), in no release bundle and in no console output, in any form;
  *  - the summary page, opened in a real browser, shows every requirement of the catalogue and
@@ -14,10 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
-import type { Summary } from '../tests/support/reporting/summary.ts';
+import { type Summary, flakinessOf } from '../tests/support/reporting/summary.ts';
 import { catalogue } from '../requirements/catalogue.ts';
 import { browserUnavailable, withBrowser } from './support/browser.ts';
 import { type Leak, leakForms, scanBytes, scanFolder } from './support/leak-scan.ts';
+import { startFlakyTarget } from './support/flaky-target.ts';
 import { spawnNode, spawnPlaywright } from './support/playwright.ts';
 
 const apiKey = 'conformance-secret-7Hq2xZ4pL9wR';
@@ -38,10 +41,23 @@ async function suiteAgainst(
   variant: string,
   args: string[],
   env: Record<string, string> = {},
+  /** Puts something in front of the reference (a flaky proxy): the run's target. */
+  through?: (baseUrl: string) => Promise<{ baseUrl: string; close(): Promise<void> }>,
 ): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), `conformance-reports-${name}-`));
   const reports = join(dir, 'reports');
-  const handle = await startReference({ apiKey, variant });
+  const reference = await startReference({ apiKey, variant });
+  const front = through ? await through(reference.baseUrl) : undefined;
+  const handle: ReferenceHandle = front
+    ? {
+        ...reference,
+        baseUrl: front.baseUrl,
+        close: async () => {
+          await front.close();
+          await reference.close();
+        },
+      }
+    : reference;
   const { exitCode, output } = await spawnPlaywright(
     ['--output', join(dir, 'test-results'), ...args],
     {
@@ -66,27 +82,35 @@ describe('reports', { timeout: 120_000 }, () => {
   let passing: Run;
   let failing: Run;
   let hanging: Run;
+  let flaky: Run;
   let bundleOutput = '';
 
   before(async () => {
     const started = Date.now();
-    [passing, failing, hanging] = await Promise.all([
+    [passing, failing, hanging, flaky] = await Promise.all([
       suiteAgainst('passing', 'clean', []),
       suiteAgainst('failing', 'list-default-10', ['--grep', '@LIST-LIMIT-DEFAULT']),
       suiteAgainst('hanging', 'hang-getPet', ['--grep', '@GET-200-PET'], {
         CONFORMANCE_REQUEST_TIMEOUT_MS: '1500',
       }),
+      suiteAgainst(
+        'flaky',
+        'clean',
+        ['--retries=1', '--grep', '@LIST-LIMIT-DEFAULT'],
+        {},
+        startFlakyTarget,
+      ),
     ]);
     const { exitCode: code, output } = await spawnNode(['--import', 'tsx', 'scripts/bundle.ts'], {
       CONFORMANCE_REPORT_DIR: failing.reports,
     });
     assert.equal(code, 0, `npm run bundle failed:\n${output}`);
     bundleOutput = output;
-    console.log(`three suite runs and a bundle in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`four suite runs and a bundle in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
   after(async () => {
-    for (const each of [passing, failing, hanging].filter(Boolean)) {
+    for (const each of [passing, failing, hanging, flaky].filter(Boolean)) {
       await each.handle.close();
       rmSync(each.dir, { recursive: true, force: true });
     }
@@ -130,6 +154,25 @@ describe('reports', { timeout: 120_000 }, () => {
     assert.equal(passing.summary.requirements.length, normative.length);
   });
 
+  test('a check that passes only on a retry fails, and the failed attempt names the flaky target', () => {
+    assert.notEqual(flaky.exitCode, 0, 'failOnFlakyTests: a flaky check fails the run');
+    assert.equal(verdictOf(flaky, 'LIST-LIMIT-DEFAULT'), 'failed');
+    const [record] = flaky.summary.tests.filter((each) => each.outcome === 'failed');
+    assert.ok(record, JSON.stringify(flaky.summary.tests));
+    assert.match(
+      record.errors?.[0] ?? '',
+      /^Passed only on attempt 2, after failing: a flaky target\. .* break LIST-LIMIT-DEFAULT/,
+    );
+    assert.match(record.errors?.[1] ?? '', /10 pets listed, not exactly 20/);
+    assert.match(record.exchanges ?? '', /=> 200 application\/json/);
+  });
+
+  test('a failed attempt that names no requirement makes the check the flaky one', () => {
+    const note = flakinessOf({ errors: ['Error: Test timeout of 60000ms exceeded.'] }, 2);
+    assert.match(note, /a flaky check\. .*\(Test timeout of 60000ms exceeded\.\)/);
+    assert.match(flakinessOf({ errors: ['[CREATE-ECHO] POST …'] }, 3), /attempt 3.*flaky target/);
+  });
+
   test('the summary page is one file: no external script, style, image or frame', () => {
     for (const each of [passing, failing, hanging]) {
       const page = readFileSync(join(each.reports, 'conformance.html'), 'utf8');
@@ -167,7 +210,7 @@ describe('reports', { timeout: 120_000 }, () => {
 
   test('the API key is in no file the runs wrote and in none of their output', () => {
     const leaks: Leak[] = [];
-    for (const each of [passing, failing, hanging]) {
+    for (const each of [passing, failing, hanging, flaky]) {
       leaks.push(...scanFolder(each.dir, forms));
       leaks.push(...scanBytes(Buffer.from(each.output), `${each.name}: console output`, forms));
     }

@@ -31,6 +31,7 @@ import {
   chargesOf,
   consoleSummary,
   factsKey,
+  flakinessOf,
   notes,
   parseAdvisoryNote,
   parseIdNote,
@@ -159,10 +160,7 @@ export default class ConformanceReporter implements Reporter {
     if (test.outcome() === 'flaky' && failedAttempt) {
       record.outcome = 'failed';
       record.errors = [
-        `Passed only on attempt ${result.retry + 1}, after failing: a flaky target or a flaky check. ` +
-          'The failed attempt below shows what the target answered: if those answers break the ' +
-          'interface document, the target is flaky; if they conform, the check is, and that is a ' +
-          'bug of this suite.',
+        flakinessOf(failedAttempt, result.retry + 1),
         ...(failedAttempt.errors ?? []),
       ];
       record.charges = [...failedAttempt.charges, ...record.charges];

@@ -147,6 +147,29 @@ export function chargesOf(input: {
   return result;
 }
 
+/**
+ * What a check that passed only on a later attempt (--retries) says about the target: the failed
+ * attempt decides. An error naming requirements means the target's answers broke the document
+ * that time: a flaky target. An error naming none (an exception, a timeout) means no answer was
+ * found wrong: the check itself is flaky, a bug of this suite, or the target was slow that time.
+ */
+export function flakinessOf(failedAttempt: Pick<TestRecord, 'errors'>, attempt: number): string {
+  const errors = failedAttempt.errors ?? [];
+  const ids = [...new Set(errors.flatMap(chargedIds))];
+  const head = `Passed only on attempt ${attempt}, after failing:`;
+  if (ids.length > 0) {
+    return (
+      `${head} a flaky target. The failed attempt below got answers that break ${ids.join(', ')}; ` +
+      'a later one got answers that conform.'
+    );
+  }
+  const first = (errors[0] ?? 'no error recorded').replace(/^Error: /, '').split('\n')[0];
+  return (
+    `${head} a flaky check. The failed attempt found no answer that breaks the document ` +
+    `(${first}): report it as a bug of this suite, unless the target was slow that time.`
+  );
+}
+
 /** A test as listed under a requirement. */
 export interface TestRef {
   title: string;
