@@ -3,8 +3,8 @@
  * - two shards of a run (`--shard=K/N`, the same CONFORMANCE_RUN_ID), merged with `npm run merge`
  *   without target or key, write the reports of one unsharded run, with its facts;
  * - shards share the write budget: together they never create more than CONFORMANCE_MAX_PETS;
- * - a reporter given on the command line (blob, html, json, junit) never writes the key: the run
- *   refuses before sending a request, with one message;
+ * - a reporter given on the command line (blob, html, json, junit), or --trace, never writes the
+ *   key: the run refuses before sending a request, with one message;
  * - two targets in one run (CONFORMANCE_TARGETS), one of them faulty: a summary each, and an
  *   overview page whose cells link to each target's failure, checked in Debian's chromium.
  */
@@ -157,7 +157,7 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
     }
   });
 
-  test('a reporter given on the command line never writes the key: the run refuses first', async () => {
+  test('a reporter or a trace asked on the command line never writes the key: the run refuses first', async () => {
     const hostile = await startHostileTarget();
     const proxy = await startCountingProxy(hostile.baseUrl('hang'));
     const forms = leakForms(apiKey);
@@ -188,6 +188,20 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
         assert.deepEqual(scanBytes(Buffer.from(run.output), `${reporter}: output`, forms), []);
         if (existsSync(out)) assert.deepEqual(scanFolder(out, forms), [], `${reporter}: files`);
       }
+      // A trace records the key and cannot be redacted: refused the same way.
+      const traced = await spawnPlaywright(
+        ['--trace=on', '--output', join(dir, 'cli-trace', 'test-results')],
+        {
+          ...quiet,
+          BASE_URL: proxy.baseUrl,
+          CONFORMANCE_REPORT_DIR: join(dir, 'cli-trace', 'reports'),
+          CONFORMANCE_REQUEST_TIMEOUT_MS: '1000',
+        },
+      );
+      assert.notEqual(traced.exitCode, 0, traced.output);
+      assert.equal(traced.output.split('Traces on:').length - 1, 1, traced.output);
+      assert.match(traced.output, /No request was sent\./);
+      assert.deepEqual(scanFolder(join(dir, 'cli-trace'), forms), []);
       assert.equal(proxy.counts.GET ?? 0, 0, 'the hanging target was never asked anything');
     } finally {
       await proxy.close();

@@ -9,12 +9,11 @@
  * raw one, and the HTML report shows it. Playwright has no public option to leave a request out
  * of the steps, so this reporter rewrites the key out of every step error, test error, attachment
  * body, annotation and captured output before the HTML, JSON and JUnit reporters (which all read
- * the same result objects, when the run ends) write anything.
+ * the same result objects, when the run ends) write anything. A trace cannot be redacted: the
+ * preflight refuses traces (setup/preflight.ts).
  */
 import type {
-  FullConfig,
   Reporter,
-  Suite,
   TestCase,
   TestError,
   TestResult,
@@ -58,16 +57,6 @@ function redactStep(step: TestStep): void {
 }
 
 export default class RedactingReporter implements Reporter {
-  onBegin(config: FullConfig, _suite: Suite): void {
-    const tracing = config.projects.filter((project) => (project.use.trace ?? 'off') !== 'off');
-    if (tracing.length > 0) {
-      console.error(
-        'Warning: traces are on. A trace records request headers, the API key included, and ' +
-          'cannot be redacted: do not publish test-results/ or the HTML report of this run.',
-      );
-    }
-  }
-
   onStepEnd(_test: TestCase, _result: TestResult, step: TestStep): void {
     redactStep(step);
   }

@@ -1,6 +1,7 @@
 /**
- * Playwright's globalSetup: before any request, the reporters are checked (the redacting reporter
- * must come first, so that no report can hold the key); the bundled reference is started when no
+ * Playwright's globalSetup: before any request, the reporters and traces are checked (the
+ * redacting reporter must come first and traces be off, so that no report can hold the key);
+ * the bundled reference is started when no
  * target is configured; then the preflight check (preflight-check.ts) runs against every target.
  *
  * With one target, a failed preflight stops the run with one message and a non-zero exit. With
@@ -31,8 +32,25 @@ export function checkReporters(config: Pick<FullConfig, 'reporter'>): void {
   );
 }
 
+/**
+ * Traces are off, or the run refuses: a trace records every request's headers, the key
+ * included, and no reporter can redact it. The bundled reference's key is made for the run and
+ * keeps nothing secret, so against it a trace is allowed.
+ */
+export function checkTraces(config: Pick<FullConfig, 'projects'>, keyIsSecret: boolean): void {
+  const tracing = config.projects.filter((project) => (project.use.trace ?? 'off') !== 'off');
+  if (!keyIsSecret || tracing.length === 0) return;
+  throw new SetupError(
+    'Traces on',
+    'a trace records the headers of every request, the API key included, and cannot be ' +
+      "redacted. Leave --trace out (the failing test's exchanges attachment shows every request " +
+      'and answer, with a curl line to repeat each). No request was sent.',
+  );
+}
+
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   checkReporters(config);
+  checkTraces(config, !usesReference);
   // The bundled reference, when no target is configured: started here, in Playwright's main
   // process, so that a run does not pay for a process of its own (and a TypeScript loader) first.
   const reference = usesReference
