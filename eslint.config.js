@@ -21,4 +21,16 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  {
+    // Every failure of a check is charged to one requirement (CONTRIBUTING.md): a soft assertion
+    // would fail a check without saying which requirement it broke, a fixme hide one.
+    files: ['tests/*.spec.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'expect', property: 'soft', message: 'Collect problems in a matcher instead.' },
+        { object: 'test', property: 'fixme', message: 'A known hole belongs in an issue.' },
+      ],
+    },
+  },
 );

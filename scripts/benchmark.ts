@@ -322,7 +322,7 @@ async function main(): Promise<void> {
   );
   console.log(
     `${rounds} rounds, alternated, after one warm-up of each; seconds; CPU: user + sys of the ` +
-      'processes each run reaps (not the reference server itself)',
+      "processes each run reaps (the bundled reference included: it runs in Playwright's)",
   );
   console.log('run    wall median    min    max  CPU median');
   console.log(row('floor', floors));
