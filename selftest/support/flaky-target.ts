@@ -4,59 +4,15 @@
  * passed through. Under --retries, the check of the default limit fails once and then passes:
  * what the report must call a flaky target.
  */
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type CountingProxy, startCountingProxy } from './counting-proxy.ts';
 
-export interface FlakyTarget {
-  baseUrl: string;
-  close(): Promise<void>;
-}
-
-export async function startFlakyTarget(targetBaseUrl: string): Promise<FlakyTarget> {
-  const target = new URL(targetBaseUrl);
+export async function startFlakyTarget(targetBaseUrl: string): Promise<CountingProxy> {
+  const listPath = `${new URL(targetBaseUrl).pathname}/pets`;
   let brokenOnce = false;
-  const server = createServer((req, res) => {
-    const breakThis = !brokenOnce && req.method === 'GET' && req.url === `${target.pathname}/pets`;
-    if (breakThis) brokenOnce = true;
-    const upstream = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        if (!breakThis) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          // The clean reference's ids are small: JSON.parse keeps them exact.
-          const pets = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown[];
-          const body = JSON.stringify(pets.slice(0, 10));
-          res.writeHead(answer.statusCode ?? 502, {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          });
-          res.end(body);
-        });
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+  return startCountingProxy(targetBaseUrl, (request) => {
+    if (brokenOnce || request.method !== 'GET' || request.url !== listPath) return undefined;
+    brokenOnce = true;
+    // The clean reference's ids are small: JSON.parse keeps them exact.
+    return (body) => JSON.stringify((JSON.parse(body) as unknown[]).slice(0, 10));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}${target.pathname}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }

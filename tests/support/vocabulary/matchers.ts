@@ -35,6 +35,23 @@ type Answers = ApiResponse | readonly ApiResponse[];
 const each = (answers: Answers): readonly ApiResponse[] =>
   Array.isArray(answers) ? answers : [answers as ApiResponse];
 
+/** Judges each answer alike: one expectation, and the problems `problemsOf` finds in it. */
+function judgeEach(
+  name: string,
+  received: Answers,
+  expected: string,
+  problemsOf: (response: ApiResponse) => Problem[],
+): MatcherResult {
+  return settle(
+    name,
+    each(received).map((response) => ({
+      exchange: response,
+      expected,
+      problems: problemsOf(response),
+    })),
+  );
+}
+
 /** Options every matcher takes: the requirement its own check (status, count…) is charged to. */
 export interface CheckOptions {
   as?: RequirementId;
@@ -236,17 +253,10 @@ export const expect = baseExpect.extend({
   /** The status expected; any body sent as application/json. */
   toAnswer(received: Answers, status: ExpectedStatus, options: CheckOptions = {}): MatcherResult {
     const own = options.as ?? primaryRequirement();
-    return settle(
-      'toAnswer',
-      each(received).map((response) => {
-        const problems = statusProblems(response, status, own);
-        return {
-          exchange: response,
-          expected: describeStatus(status),
-          problems: blocked(problems) ? problems : mediaProblems(response),
-        };
-      }),
-    );
+    return judgeEach('toAnswer', received, describeStatus(status), (response) => {
+      const problems = statusProblems(response, status, own);
+      return blocked(problems) ? problems : mediaProblems(response);
+    });
   },
 
   /** An error answer: the status (or any 4xx but 401), with an Error body whose status matches. */
@@ -256,31 +266,23 @@ export const expect = baseExpect.extend({
     options: CheckOptions = {},
   ): MatcherResult {
     const own = options.as ?? primaryRequirement();
-    return settle(
+    return judgeEach(
       'toAnswerError',
-      each(received).map((response) => ({
-        exchange: response,
-        expected: `${describeStatus(status)} with an Error body`,
-        problems: errorProblems(response, status, own),
-      })),
+      received,
+      `${describeStatus(status)} with an Error body`,
+      (response) => errorProblems(response, status, own),
     );
   },
 
   /** Any answer but a 5xx (the document allows several answers here, none a 5xx). */
   toAnswerWithout5xx(received: Answers, options: CheckOptions = {}): MatcherResult {
     const own = options.as ?? primaryRequirement();
-    return settle(
-      'toAnswerWithout5xx',
-      each(received).map((response) => ({
-        exchange: response,
-        expected: 'any status below 500',
-        problems:
-          response.failure !== undefined
-            ? statusProblems(response, 200, own)
-            : response.status >= 500
-              ? [{ requirement: own, text: `status ${response.status}: a server error` }]
-              : [],
-      })),
+    return judgeEach('toAnswerWithout5xx', received, 'any status below 500', (response) =>
+      response.failure !== undefined
+        ? statusProblems(response, 200, own)
+        : response.status >= 500
+          ? [{ requirement: own, text: `status ${response.status}: a server error` }]
+          : [],
     );
   },
 
@@ -290,55 +292,40 @@ export const expect = baseExpect.extend({
    */
   toAcceptKey(received: Answers, options: CheckOptions = {}): MatcherResult {
     const own = options.as ?? primaryRequirement();
-    return settle(
-      'toAcceptKey',
-      each(received).map((response) => {
-        const problems: Problem[] = [];
-        if (response.failure !== undefined) problems.push(...statusProblems(response, 200, own));
-        else if (response.status === 401 || response.status === 403) {
-          problems.push({
-            requirement: own,
-            text: `status ${response.status}: the key was refused`,
-          });
-        }
-        // Any other answer accepted the key; whether the operation then did its job is judged
-        // by the operation's own checks.
-        return { exchange: response, expected: 'the key accepted: no 401 or 403', problems };
-      }),
-    );
+    return judgeEach('toAcceptKey', received, 'the key accepted: no 401 or 403', (response) => {
+      if (response.failure !== undefined) return statusProblems(response, 200, own);
+      if (response.status === 401 || response.status === 403) {
+        return [{ requirement: own, text: `status ${response.status}: the key was refused` }];
+      }
+      // Any other answer accepted the key; whether the operation then did its job is judged by
+      // the operation's own checks.
+      return [];
+    });
   },
 
   /** Each error answer (4xx, 5xx) carries an Error body whose status is the HTTP status. */
   toCarryErrorBodies(received: Answers): MatcherResult {
-    return settle(
+    return judgeEach(
       'toCarryErrorBodies',
-      each(received).map((response) => ({
-        exchange: response,
-        expected: 'an Error body, if the answer is an error',
-        problems:
-          response.failure !== undefined
-            ? statusProblems(response, 400, 'ERROR-SHAPE')
-            : response.status >= 400
-              ? [...mediaProblems(response), ...errorBodyProblems(response)].map(
-                  ({ requirement, text }) => ({ requirement, text }),
-                )
-              : [],
-      })),
+      received,
+      'an Error body, if the answer is an error',
+      (response) =>
+        response.failure !== undefined
+          ? statusProblems(response, 400, 'ERROR-SHAPE')
+          : response.status >= 400
+            ? [...mediaProblems(response), ...errorBodyProblems(response)].map(
+                ({ requirement, text }) => ({ requirement, text }),
+              )
+            : [],
     );
   },
 
   /** Every body sent as application/json (a charset parameter is fine), whatever the status. */
   toBeJsonMedia(received: Answers): MatcherResult {
-    return settle(
-      'toBeJsonMedia',
-      each(received).map((response) => ({
-        exchange: response,
-        expected: 'a body in application/json',
-        problems:
-          response.failure !== undefined
-            ? statusProblems(response, 200, 'MEDIA-JSON')
-            : mediaProblems(response),
-      })),
+    return judgeEach('toBeJsonMedia', received, 'a body in application/json', (response) =>
+      response.failure !== undefined
+        ? statusProblems(response, 200, 'MEDIA-JSON')
+        : mediaProblems(response),
     );
   },
 
@@ -380,13 +367,11 @@ export const expect = baseExpect.extend({
         ? `including ${expected.including.map((pet) => pet.id).join(', ')} unless full`
         : '',
     ].filter(Boolean);
-    return settle(
+    return judgeEach(
       'toListPets',
-      each(received).map((response) => ({
-        exchange: response,
-        expected: `200 with Pets: ${parts.join(', ') || 'any'}`,
-        problems: listProblems(response, expected, own),
-      })),
+      received,
+      `200 with Pets: ${parts.join(', ') || 'any'}`,
+      (response) => listProblems(response, expected, own),
     );
   },
 });
