@@ -160,7 +160,7 @@ test.describe(section('4.2'), () => {
   );
 
   test(
-    'names are kept exactly: spaces, tabs, markup, case and Unicode sequences come back as sent, or are refused with 400',
+    'names are kept exactly: spaces, tabs, markup, case and Unicode sequences come back as sent, or (where a target may) are refused with 400',
     req('CREATE-ECHO', 'CREATE-PERSIST'),
     async ({ api, pets }) => {
       const sent = trickyNames.map((name): NewPet => ({
@@ -172,7 +172,11 @@ test.describe(section('4.2'), () => {
         Promise.all(sent.map((newPet) => api.createPet({ json: newPet }))));
       const accepted: KnownPet[] = [];
       answers.forEach((answer, index) => {
-        if (answer.status === 400) return expect(answer).toAnswerError(400);
+        // Only a name the document lets a target refuse may be refused (the long one, the tab,
+        // surrounding spaces): markup, case or a no-break space inside are valid names.
+        if (answer.status === 400 && generate.nameMayBeRefused(sent[index]!.name)) {
+          return expect(answer).toAnswerError(400, { as: 'CREATE-ECHO' });
+        }
         expect(answer).toCreatePet(sent[index]!);
         accepted.push(knownFrom(sent[index]!, answer));
       });
@@ -185,6 +189,8 @@ test.describe(section('4.2'), () => {
     req('NEWPET-CATEGORYID-INT64'),
     async ({ pets }) => {
       if (pets.categoryIds) {
+        // The target refuses categoryIds it does not know: the extremes cannot be sent, and the
+        // requirement shows as not run, with this reason, never as passed.
         notRun('NEWPET-CATEGORYID-INT64', restrictedReason(pets.categoryIds));
         test.skip(true, restrictedReason(pets.categoryIds));
       }

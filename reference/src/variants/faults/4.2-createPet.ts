@@ -360,6 +360,24 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'create-name-markup-refused',
+    kind: 'fault',
+    breaks: 'CREATE-201-PET',
+    description:
+      'An over-eager input filter refuses names holding < > & with 400, though any string is a valid name.',
+    apply(s) {
+      const validate = s.validateNewPet;
+      s.validateNewPet = (body) =>
+        isJsonObject(body) && typeof body.name === 'string' && /[<>&]/.test(body.name)
+          ? refuse(s.errorReply(400, 'invalid_body', 'name holds forbidden characters'))
+          : validate(body);
+    },
+    probe: async (t) => {
+      assertError(await t.create({ name: '<b>Rex</b>', categoryId: 1 }), 400);
+      assert.equal(await statusOf(t.create({ name: 'Rex', categoryId: 1 })), 201);
+    },
+  },
+  {
     name: 'create-name-html-escaped',
     kind: 'fault',
     breaks: 'CREATE-ECHO',
