@@ -31,10 +31,9 @@ test.describe(section('7'), () => {
       ]);
       expect(answers).toCarryErrorBodies();
       if (!answers.some((answer) => answer.status >= 400)) {
-        inconclusive(
-          'ERROR-SHAPE',
-          'none of the requests meant to fail was answered with an error',
-        );
+        const reason = 'none of the requests meant to fail was answered with an error';
+        inconclusive('ERROR-SHAPE', reason);
+        inconclusive('ERROR-STATUS-FIELD', reason);
       }
     },
   );
@@ -49,7 +48,10 @@ test.describe(section('7'), () => {
         api.createPet({
           raw: `{"name": ${JSON.stringify(name)}, "categoryId": ${categoryId}, "categoryId": "x"}`,
         }),
-        api.createPet({ raw: `{"name": "\\ud800", "categoryId": ${categoryId}}` }),
+        // A lone surrogate after the run's marker: a target that takes it stores a marked pet.
+        api.createPet({
+          raw: `{"name": ${JSON.stringify(name).slice(0, -1)}\\ud800", "categoryId": ${categoryId}}`,
+        }),
         api.createPet({ raw: '['.repeat(2000) + ']'.repeat(2000) }),
         api.createPet({ raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) }),
         api.createPet(

@@ -88,10 +88,7 @@ function listedProblems(items: readonly unknown[]): Problem[] {
     } else if (earlier !== undefined) {
       // Two different pets under one id: the ids are not unique (or not exact).
       problems.push({
-        requirement:
-          BigInt(Number(pet.id)) === pet.id && pet.id <= 2n ** 53n && pet.id >= -(2n ** 53n)
-            ? 'PET-ID-UNIQUE'
-            : 'PET-ID-INT64',
+        requirement: beyondDoubleRange(pet.id) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
         text: `two different pets are listed with id ${pet.id}`,
       });
     }
@@ -214,10 +211,7 @@ function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
   if (pet.id !== known.id) {
     const rounded = BigInt(Number(known.id)) !== known.id || Number(pet.id) === Number(known.id);
     problems.push({
-      requirement:
-        rounded && (known.id > 2n ** 53n || known.id < -(2n ** 53n))
-          ? 'PET-ID-INT64'
-          : 'GET-200-PET',
+      requirement: rounded && beyondDoubleRange(known.id) ? 'PET-ID-INT64' : 'GET-200-PET',
       text: `getPet of ${known.id} answered pet ${pet.id}`,
     });
     return problems;
