@@ -2,6 +2,7 @@
 //   PORT (default 4010), API_KEY (default reference-key), BASE_PATH (default /api/v1),
 //   VARIANT (default clean), SEED_PETS (default 0, or the variant's number).
 import { startReference } from './server.ts';
+import { findVariant } from './variants/index.ts';
 
 function integer(name: string, fallback: number, max: number): number {
   const raw = process.env[name];
@@ -28,6 +29,12 @@ async function main(): Promise<void> {
     `Pet store reference listening at ${handle.baseUrl} (API key: ${apiKey}, variant: ${variant})`,
   );
   console.log(`Try: curl -i -H 'Authorization: Bearer ${apiKey}' ${handle.baseUrl}/pets`);
+  const from = findVariant(variant)?.conformantFrom;
+  if (from) {
+    console.log(
+      `Note: ${variant} is conformant only from ${from}: check it with CONFORMANCE_DATE=${from} or later.`,
+    );
+  }
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

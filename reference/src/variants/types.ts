@@ -27,6 +27,11 @@ export interface Variant {
   readonly description: string;
   /** Conformant variations only: the advisory requirements (HTTP-standard extras) it lacks. */
   readonly lacks?: readonly RequirementId[];
+  /**
+   * Conformant only from this date on (YYYY-MM-DD): before it, the behaviour breaks the document
+   * (getPet gone before its announced removal). A run must take this date as today to pass it.
+   */
+  readonly conformantFrom?: string;
   readonly settings?: VariantSettings;
   /** Replaces or wraps steps of a freshly created service, before any request or seeding. */
   apply?(service: Service): void;

@@ -77,6 +77,8 @@ const lacksOne: Variant[] = [
 
 /** The one that lacks them all: the four above, and limits clamped instead of refused. */
 const clamped = variations.find((variant) => variant.name === 'limits-clamped')!;
+/** The variations no-advisories is made of: a run of it covers each of them. */
+export const noAdvisoriesParts = [...lacksOne, clamped].map((variant) => variant.name);
 const noAdvisories: Variant = {
   name: 'no-advisories',
   kind: 'conformant',

@@ -24,7 +24,8 @@ export const knownCategoryIds: readonly bigint[] = [101n, 202n, 303n];
 const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
 /** The rate-limited gateway's token bucket: its capacity (the burst) and its refill rate. */
 const RATE_BURST = 40;
-const RATE_PER_SECOND = 25;
+/** The rate-limited gateway's rate (selftest/staging.test.ts bounds the run's time by it). */
+export const RATE_PER_SECOND = 25;
 /** Leading or trailing whitespace, or a control character anywhere. */
 const UNTIDY_NAME = /^\s|\s$|\p{Cc}/u;
 const GETPET_REMOVED = 'getPet was removed on 2030-12-05; use GET /pets';
@@ -87,6 +88,11 @@ export const variations: Variant[] = [
       const ids = created.map((answer) => field(answer, 'id') as bigint);
       assert.equal(new Set(ids).size, 20);
       assert.ok(ids.every((id) => id >= INT64_MIN && id <= INT64_MAX));
+      // Random, not 1..20: some of 20 random int64 values are negative (all positive: 2^-20).
+      assert.ok(
+        ids.some((id) => id < 0n),
+        `negative ids among ${ids.join(', ')}`,
+      );
       assert.deepEqual((await t.get(`/pets/${ids[0]}`)).body, created[0]?.body);
     },
   },
@@ -522,6 +528,7 @@ export const variations: Variant[] = [
   {
     name: 'getpet-removed',
     kind: 'conformant',
+    conformantFrom: '2030-12-05',
     description: `getPet is gone, as the document allows from 5 December 2030: every GET /pets/{petId} answers 404 with an Error ("${GETPET_REMOVED}").`,
     apply(s) {
       s.getPet = async () => s.errorReply(404, 'not_found', GETPET_REMOVED);

@@ -186,7 +186,12 @@ export const resourceFaults: Variant[] = [
         reply.status === 201 ? editBody(reply, (body) => without(body, 'id')) : reply,
       );
     },
-    probe: async (t) => assert.equal(field(await t.post(valid), 'id'), undefined),
+    probe: async (t) => {
+      const created = await t.post(valid);
+      assert.equal(created.status, 201);
+      assert.equal(typeof field(created, 'name'), 'string');
+      assert.equal(field(created, 'id'), undefined);
+    },
   },
   {
     name: 'id-rounded-above-2p53',
