@@ -58,21 +58,31 @@ async function suiteAgainst(
         },
       }
     : reference;
-  const { exitCode, output } = await spawnPlaywright(
-    ['--output', join(dir, 'test-results'), ...args],
-    {
-      ...env,
-      BASE_URL: handle.baseUrl,
-      API_KEY: apiKey,
-      FC_SEED: '20261121',
-      CONFORMANCE_REPORT_DIR: reports,
-    },
-    90_000,
-  );
-  const summaryFile = join(reports, 'conformance.json');
-  assert.ok(existsSync(summaryFile), `${name}: no conformance.json (exit ${exitCode})\n${output}`);
-  const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
-  return { name, dir, reports, handle, exitCode, output, summary };
+  try {
+    const { exitCode, output } = await spawnPlaywright(
+      ['--output', join(dir, 'test-results'), ...args],
+      {
+        ...env,
+        BASE_URL: handle.baseUrl,
+        API_KEY: apiKey,
+        FC_SEED: '20261121',
+        CONFORMANCE_REPORT_DIR: reports,
+      },
+      90_000,
+    );
+    const summaryFile = join(reports, 'conformance.json');
+    assert.ok(
+      existsSync(summaryFile),
+      `${name}: no conformance.json (exit ${exitCode})\n${output}`,
+    );
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
+    return { name, dir, reports, handle, exitCode, output, summary };
+  } catch (error) {
+    // after() closes the runs that were made; a run that was not must close its servers here.
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 const verdictOf = (run: Run, id: string) =>

@@ -22,6 +22,7 @@ import { startReference } from '../reference/src/server.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
 import { preflight } from '../tests/support/setup/preflight-check.ts';
 import { startCountingProxy } from './support/counting-proxy.ts';
+import { leakForms, scanBytes } from './support/leak-scan.ts';
 import {
   type HostileTarget,
   hasOpenssl,
@@ -106,6 +107,8 @@ function runSuite(args: string[], env: Record<string, string>): Promise<SuiteRun
 const shown = (run: SuiteRun) =>
   `\n--- output (exit ${run.exitCode}, ${run.durationMs} ms) ---\n${run.output}`;
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
+/** Where the key shows in some text, in any form (as sent, URL-encoded, base64). */
+const keyIn = (text: string) => scanBytes(Buffer.from(text), 'output', leakForms(apiKey));
 
 /** Stopped before any test, with exactly one message, no stack trace and no key. */
 function assertStoppedOnce(run: SuiteRun, title: string, message: RegExp): void {
@@ -113,7 +116,7 @@ function assertStoppedOnce(run: SuiteRun, title: string, message: RegExp): void 
   assert.equal(occurrences(run.output, `${title}:`), 1, `"${title}" printed once${shown(run)}`);
   assert.match(run.output, message, shown(run));
   assert.doesNotMatch(run.output, /^\s+at .+:\d+/m, `no stack trace${shown(run)}`);
-  assert.ok(!run.output.includes(apiKey), `the key is never printed${shown(run)}`);
+  assert.deepEqual(keyIn(run.output), [], `the key is never printed${shown(run)}`);
   assert.equal(run.tests.length, 0, `no test ran${shown(run)}`);
 }
 
@@ -348,7 +351,7 @@ describe('safety against real environments', { concurrency: true }, () => {
       assert.ok(!result.ok, `refused: ${JSON.stringify(result)}`);
       assert.match(result.problem, message);
       assert.match(result.problem, /No test was run\.$/);
-      assert.ok(!result.problem.includes(apiKey), 'the key is never shown');
+      assert.deepEqual(keyIn(result.problem), [], 'the key is never shown');
     });
   }
 
@@ -405,7 +408,7 @@ describe('safety against real environments', { concurrency: true }, () => {
         CONFORMANCE_REPORT_DIR: join(dir, 'reports'),
       });
       assert.equal(run.exitCode, 1, shown(run));
-      assert.ok(!run.output.includes(apiKey), `the key is never printed${shown(run)}`);
+      assert.deepEqual(keyIn(run.output), [], `the key is never printed${shown(run)}`);
       // Six targets at once, on a machine busy with the other cases of this file.
       assert.ok(run.durationMs < 60_000, `done after ${run.durationMs} ms`);
       for (const [behaviour, requirement, message] of hostileAnswers) {
@@ -415,6 +418,11 @@ describe('safety against real environments', { concurrency: true }, () => {
         const failed = summary.requirements.find((item) => item.id === requirement);
         assert.equal(failed?.verdict, 'failed', `${behaviour}: ${requirement}${shown(run)}`);
         assert.match(failed!.failures.map((failure) => failure.message).join('\n'), message);
+        // No usable answer: the operation's failure, and the check that met it blocked by it.
+        if (requirement === 'GET-200-PET') {
+          const check = summary.requirements.find((item) => item.id === 'AUTH-BEFORE-EXISTENCE');
+          assert.equal(check?.verdict, 'blocked', `${behaviour}: the check is blocked`);
+        }
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -434,7 +442,7 @@ describe('safety against real environments', { concurrency: true }, () => {
       /the answer was larger than 10000000 bytes \(401, 300000\d\d bytes\); CONFORMANCE_MAX_RESPONSE_BYTES/,
       shown(run),
     );
-    assert.ok(!run.output.includes(apiKey), `the key is never printed${shown(run)}`);
+    assert.deepEqual(keyIn(run.output), [], `the key is never printed${shown(run)}`);
   });
 
   test(

@@ -3,7 +3,7 @@
  * results: the project's own tests judge the suite by what it reports, not by its exit code.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -115,9 +115,10 @@ export function readResults(file: string): TestOutcome[] {
 }
 
 /**
- * Runs `playwright test` with these arguments and environment, its reports in a temporary folder
- * (the suite's configured reporters: a run refuses `--reporter` on the command line, which would
- * bypass redaction, but for `--list`); resolves with the JSON results the suite wrote there.
+ * Runs `playwright test` with these arguments and environment, its reports and test results in a
+ * temporary folder, removed afterwards (the suite's configured reporters: a run refuses
+ * `--reporter` on the command line, which would bypass redaction, but for `--list`); resolves
+ * with the JSON results the suite wrote there.
  */
 export async function runPlaywright(
   args: string[],
@@ -126,16 +127,20 @@ export async function runPlaywright(
 ): Promise<RunResult> {
   const reports = mkdtempSync(join(tmpdir(), 'conformance-selftest-'));
   const resultsFile = join(reports, 'results.json');
-  const run = await spawnPlaywright(
-    args,
-    { CONFORMANCE_REPORT_DIR: reports, ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile },
-    timeoutMs,
-  );
   try {
-    return { ...run, tests: readResults(resultsFile) };
-  } catch (error) {
-    throw new Error(
-      `No JSON results from playwright (exit ${run.exitCode}): ${(error as Error).message}\n${run.output}`,
+    const run = await spawnPlaywright(
+      [...args, '--output', join(reports, 'test-results')],
+      { CONFORMANCE_REPORT_DIR: reports, ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile },
+      timeoutMs,
     );
+    try {
+      return { ...run, tests: readResults(resultsFile) };
+    } catch (error) {
+      throw new Error(
+        `No JSON results from playwright (exit ${run.exitCode}): ${(error as Error).message}\n${run.output}`,
+      );
+    }
+  } finally {
+    rmSync(reports, { recursive: true, force: true });
   }
 }
