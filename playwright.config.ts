@@ -29,9 +29,11 @@ if (!process.env.NODE_OPTIONS?.includes(compileCache)) {
 const reporter: ReporterDescription[] = [
   [here('./tests/support/reporting/redacting-reporter.ts')],
   [process.env.CI ? 'dot' : 'list'],
-  ['html', { outputFolder: reportPaths.html, open: 'never' }],
-  ['json', { outputFile: reportPaths.results }],
-  ['junit', { outputFile: reportPaths.junit }],
+  // CONFORMANCE_REPORTS chooses among these (default: all three); the summary is always written.
+  ...settings.reports.map((format): ReporterDescription => {
+    if (format === 'html') return ['html', { outputFolder: reportPaths.html, open: 'never' }];
+    return [format, { outputFile: format === 'json' ? reportPaths.results : reportPaths.junit }];
+  }),
   ...(settings.shard.total > 1
     ? ([['blob', { outputDir: reportPaths.blob }]] as ReporterDescription[])
     : []),

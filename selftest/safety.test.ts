@@ -38,6 +38,8 @@ const oneRequest = ['--grep', '@AUTH-BEFORE-EXISTENCE'];
 /** Every setting the runs depend on, set, so that the developer's shell or .env cannot change them. */
 const baseEnv: Record<string, string> = {
   API_KEY: apiKey,
+  // The JSON results and the summary are what these checks read.
+  CONFORMANCE_REPORTS: 'json',
   CONFORMANCE_REQUEST_TIMEOUT_MS: '1000',
   CONFORMANCE_TEST_TIMEOUT_MS: '',
   CONFORMANCE_RUN_TIMEOUT_MS: '',
@@ -163,6 +165,11 @@ const configurationErrors: [string, Record<string, string>, RegExp][] = [
     'a timeout that is not a number',
     { CONFORMANCE_REQUEST_TIMEOUT_MS: '10s' },
     /CONFORMANCE_REQUEST_TIMEOUT_MS must be an integer >= 1 \(got "10s"\); see \.env\.example/,
+  ],
+  [
+    'an unknown report format',
+    { CONFORMANCE_REPORTS: 'json,pdf' },
+    /CONFORMANCE_REPORTS must list html, json, junit \(comma-separated\) or be none \(got "json,pdf"\); see \.env\.example/,
   ],
 ];
 

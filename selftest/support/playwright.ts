@@ -130,7 +130,13 @@ export async function runPlaywright(
   try {
     const run = await spawnPlaywright(
       [...args, '--output', join(reports, 'test-results')],
-      { CONFORMANCE_REPORT_DIR: reports, ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile },
+      {
+        CONFORMANCE_REPORT_DIR: reports,
+        // The JSON results are what is read; a caller may ask for more.
+        CONFORMANCE_REPORTS: 'json',
+        ...env,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile,
+      },
       timeoutMs,
     );
     try {

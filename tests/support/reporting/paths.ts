@@ -25,6 +25,21 @@ export const reportPaths = {
   blob: resolve(reportDir, 'blob'),
 };
 
+/**
+ * What Playwright's reports not chosen by CONFORMANCE_REPORTS left in the folder from an earlier
+ * run: removed as a run starts, so no report of another run sits beside this run's summary.
+ */
+export function reportsNotChosen(chosen: readonly string[]): string[] {
+  const byFormat: Record<string, string> = {
+    html: reportPaths.html,
+    json: reportPaths.results,
+    junit: reportPaths.junit,
+  };
+  return Object.entries(byFormat)
+    .filter(([format]) => !chosen.includes(format))
+    .map(([, path]) => path);
+}
+
 /** Where one target's summary goes in a run of several targets. */
 export function targetPaths(name: string) {
   const dir = resolve(reportDir, 'targets', name);

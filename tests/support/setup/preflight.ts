@@ -9,8 +9,10 @@
  * and the others are checked; only when every one failed does the run stop.
  * The teardown removes the run's shared state files.
  */
+import { rmSync } from 'node:fs';
 import type { FullConfig } from '@playwright/test';
 import { removeRunState } from '../http/run-state.ts';
+import { reportsNotChosen } from '../reporting/paths.ts';
 import { type PreflightResult, preflight } from './preflight-check.ts';
 import { type PreflightFailure, recordPreflightFailures } from './preflight-results.ts';
 import { startReference } from '../../../reference/src/server.ts';
@@ -51,6 +53,8 @@ export function checkTraces(config: Pick<FullConfig, 'projects'>, keyIsSecret: b
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   checkReporters(config);
   checkTraces(config, !usesReference);
+  for (const stale of reportsNotChosen(settings.reports))
+    rmSync(stale, { recursive: true, force: true });
   // The bundled reference, when no target is configured: started here, in Playwright's main
   // process, so that a run does not pay for a process of its own (and a TypeScript loader) first.
   const reference = usesReference

@@ -131,6 +131,26 @@ function today(): Date {
   return date;
 }
 
+/** Playwright's reports a run writes beside the summary, which is always written. */
+export const reportFormats = ['html', 'json', 'junit'] as const;
+export type ReportFormat = (typeof reportFormats)[number];
+
+/** CONFORMANCE_REPORTS: a comma-separated list of reportFormats, or none; unset: all of them. */
+function reportsSetting(): ReportFormat[] {
+  const raw = (env.CONFORMANCE_REPORTS ?? '').trim().toLowerCase();
+  if (raw === '') return [...reportFormats];
+  if (raw === 'none') return [];
+  const given = raw.split(',').map((part) => part.trim());
+  const unknown = given.filter((part) => !(reportFormats as readonly string[]).includes(part));
+  if (unknown.length > 0 || given.length === 0) {
+    fail(
+      `CONFORMANCE_REPORTS must list ${reportFormats.join(', ')} (comma-separated) or be none ` +
+        `(got "${env.CONFORMANCE_REPORTS}"); ${hint}`,
+    );
+  }
+  return reportFormats.filter((format) => given.includes(format));
+}
+
 const categoryIds = env.CONFORMANCE_CATEGORY_IDS
   ? int64List('CONFORMANCE_CATEGORY_IDS', env.CONFORMANCE_CATEGORY_IDS)
   : undefined;
@@ -210,6 +230,8 @@ export const settings = {
   pace: numberSetting('CONFORMANCE_RATE', 0),
   /** The run waits at most this long in all for a target that asks it to (429, 503). */
   maxWaitMs: intSetting('CONFORMANCE_MAX_WAIT_S', 300, 0) * 1000,
+  /** Playwright's reports written beside the summary (each costs time as tests end). */
+  reports: reportsSetting(),
   /** Flagged advisories (HTTP-standard expectations beyond the document) fail the run. */
   strict,
   /** The categoryIds the target accepts (CONFORMANCE_CATEGORY_IDS), when it declared them. */
