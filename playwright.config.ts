@@ -10,6 +10,7 @@ import { type ReporterDescription, defineConfig } from '@playwright/test';
 import { reportPaths } from './tests/support/reporting/paths.ts';
 import { factsKey } from './tests/support/reporting/summary.ts';
 import { runFacts, settings } from './tests/support/setup/settings.ts';
+import { installFastStackTraces } from './tests/support/setup/stack-traces.ts';
 import type { Target } from './tests/support/setup/targets.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -22,6 +23,10 @@ const compileCache = `--require=${here('./scripts/compile-cache.cjs')}`;
 if (!process.env.NODE_OPTIONS?.includes(compileCache)) {
   process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} ${compileCache}`.trim();
 }
+
+// Every Playwright process (this one and each worker) loads this file after Playwright installed
+// its source-map stack traces: the same text, written faster (see stack-traces.ts).
+installFastStackTraces();
 
 // The redacting reporter comes first: it removes the API key from every result before the others
 // see it (see its header; the preflight refuses to run without it). Reports go to reports/, or

@@ -1,0 +1,165 @@
+/**
+ * Faster stack traces in Playwright's processes, with the same text.
+ *
+ * Why: Playwright records where every step, request and assertion was made, capturing a stack
+ * each time (about 4,000 a run, 10 frames each), and the source-map-support it installs writes
+ * every frame through a source-map lookup and a reflective copy of the frame: also the frames of
+ * Playwright's own bundles and of Node, which have no source map (and which Playwright leaves out
+ * of every location it shows). That was a sixth of a worker's time, most of the cost of a test.
+ *
+ * This wraps the Error.prepareStackTrace Playwright installed: a frame of a file that has no
+ * source map is written here, the way source-map-support writes it (CallSiteToString, ported);
+ * every other frame (the suite's TypeScript, packages that ship source maps, eval) is still
+ * written by source-map-support, given the frames its text depends on. Only files under
+ * node_modules and Node's own are candidates, and a file is written here only after its first
+ * frame came out the same both ways. Anything unexpected falls back to the whole original.
+ *
+ * CONFORMANCE_STACK_AUDIT=<file> writes every stack both ways and appends any difference to the
+ * file, with the count compared (selftest/stack-traces.test.ts).
+ */
+import { appendFileSync } from 'node:fs';
+import { sep } from 'node:path';
+
+type Prepare = (error: Error, frames: NodeJS.CallSite[]) => unknown;
+
+const installed = Symbol.for('petstore-conformance.stack-traces');
+const at = '\n    at ';
+
+/** source-map-support's CallSiteToString (MIT), for a frame whose position maps to itself. */
+function callSiteText(frame: NodeJS.CallSite, source: string): string {
+  let fileLocation = '';
+  if (frame.isNative()) {
+    fileLocation = 'native';
+  } else {
+    fileLocation += source;
+    const lineNumber = frame.getLineNumber();
+    if (lineNumber != null) {
+      fileLocation += `:${lineNumber}`;
+      const columnNumber = frame.getColumnNumber();
+      if (columnNumber) fileLocation += `:${columnNumber}`;
+    }
+  }
+  let line = '';
+  const functionName = frame.getFunctionName();
+  let addSuffix = true;
+  const isConstructor = frame.isConstructor();
+  const isMethodCall = !(frame.isToplevel() || isConstructor);
+  if (isMethodCall) {
+    let typeName = frame.getTypeName();
+    if (typeName === '[object Object]') typeName = 'null';
+    const methodName = frame.getMethodName();
+    if (functionName) {
+      if (typeName && functionName.indexOf(typeName) != 0) line += `${typeName}.`;
+      line += functionName;
+      if (
+        methodName &&
+        functionName.indexOf(`.${methodName}`) != functionName.length - methodName.length - 1
+      ) {
+        line += ` [as ${methodName}]`;
+      }
+    } else {
+      line += `${typeName}.${methodName || '<anonymous>'}`;
+    }
+  } else if (isConstructor) {
+    line += `new ${functionName || '<anonymous>'}`;
+  } else if (functionName) {
+    line += functionName;
+  } else {
+    line += fileLocation;
+    addSuffix = false;
+  }
+  if (addSuffix) line += ` (${fileLocation})`;
+  return line;
+}
+
+/** The file source-map-support would look up for this frame ('' when it has none). */
+const sourceOf = (frame: NodeJS.CallSite) =>
+  frame.getFileName() || frame.getScriptNameOrSourceURL() || '';
+
+/** Only Node's own files and compiled packages can be written here, never the suite's. */
+const candidate = (source: string) =>
+  (source.startsWith('node:') || source.includes(`${sep}node_modules${sep}`)) &&
+  !/\.[cm]?tsx?$/.test(source);
+
+export function fastPrepare(original: Prepare): Prepare {
+  /** Per file: true when its frames are written here (it has no source map), false if not. */
+  const plain = new Map<string, boolean>();
+
+  return (error, frames) => {
+    const header = String(original(error, []));
+    const lines: string[] = new Array(frames.length);
+    // The last frame, towards the caller, that set source-map-support's current position: the
+    // name of a frame can come from that position when it is mapped (see wrapCallSite).
+    let setter = -1;
+    let setterMapped = false;
+    /** Frame i as source-map-support writes it, given the frames up to the setter. */
+    const originalLine = (i: number): string | undefined => {
+      const end = setter === -1 ? i + 1 : setter + 1;
+      const text = String(original(error, frames.slice(i, end)));
+      const parts = text.slice(header.length).split(at);
+      return parts.length === end - i + 1 && parts[0] === '' ? parts[1] : undefined;
+    };
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const frame = frames[i]!;
+      if (frame.isNative()) {
+        lines[i] = String(frame);
+        setter = i;
+        setterMapped = false;
+        continue;
+      }
+      const source = sourceOf(frame);
+      if (!source) {
+        // No file: written as is, unless eval (its origin is mapped); sets no position.
+        const line = frame.isEval() ? originalLine(i) : String(frame);
+        if (line === undefined) return original(error, frames);
+        lines[i] = line;
+        continue;
+      }
+      let known = candidate(source) ? plain.get(source) : false;
+      if (known !== false && !setterMapped) {
+        const line = callSiteText(frame, source);
+        if (known === undefined) {
+          known = line === originalLine(i);
+          plain.set(source, known);
+        }
+        if (known) {
+          lines[i] = line;
+          setter = i;
+          setterMapped = false;
+          continue;
+        }
+      }
+      const line = originalLine(i);
+      if (line === undefined) return original(error, frames);
+      lines[i] = line;
+      setter = i;
+      // A file not yet known to be plain may have a map: its position may name the next frame.
+      setterMapped = known !== true;
+    }
+    return header + lines.map((line) => at + line).join('');
+  };
+}
+
+/** Appends every stack whose text differs from the original's to `file`, and the count. */
+function audited(original: Prepare, fast: Prepare, file: string): Prepare {
+  let compared = 0;
+  process.on('exit', () => appendFileSync(file, `${JSON.stringify({ compared })}\n`));
+  return (error, frames) => {
+    const expected = original(error, frames);
+    const got = fast(error, frames);
+    compared++;
+    if (got !== expected) appendFileSync(file, `${JSON.stringify({ expected, got })}\n`);
+    return expected;
+  };
+}
+
+/** Wraps Playwright's Error.prepareStackTrace once per process; nothing when there is none. */
+export function installFastStackTraces(): void {
+  const holder = globalThis as { [installed]?: boolean };
+  const original = Error.prepareStackTrace as Prepare | undefined;
+  if (holder[installed] || typeof original !== 'function') return;
+  holder[installed] = true;
+  const fast = fastPrepare(original);
+  const audit = process.env.CONFORMANCE_STACK_AUDIT;
+  Error.prepareStackTrace = (audit ? audited(original, fast, audit) : fast) as never;
+}
