@@ -40,19 +40,21 @@ function install() {
     // Only the packages' own large files: they do not change between runs, and are where the
     // time goes. A file that imports dynamically from eval'd code is left to Node: on Node 20 a
     // vm.Script cannot hand that import a loader.
-    if (
-      !filename.includes(`${path.sep}node_modules${path.sep}`) ||
-      content.length < 20_000 ||
-      /eval\([^)]*import\(/.test(content)
-    ) {
+    if (!filename.includes(`${path.sep}node_modules${path.sep}`) || content.length < 20_000) {
       return originalCompile.call(this, content, filename);
     }
-    let script;
+    // Keyed by the file's name, size and modification time, not a hash of its megabytes: every
+    // process loads these, and hashing them cost more than a stat. An installed package's files
+    // change only with a new size or time.
+    let stat;
+    try {
+      stat = fs.statSync(filename);
+    } catch {
+      return originalCompile.call(this, content, filename);
+    }
     const key = crypto
       .createHash('sha1')
-      .update(version)
-      .update(filename)
-      .update(content)
+      .update(`${version}\0${filename}\0${stat.size}\0${stat.mtimeMs}\0${content.length}`)
       .digest('hex');
     const file = path.join(cacheDir, `${key}.bin`);
     let cachedData;
@@ -60,7 +62,10 @@ function install() {
       cachedData = fs.readFileSync(file);
     } catch {
       cachedData = undefined;
+      // A file cached before passed this check already (the same size and time: the same file).
+      if (/eval\([^)]*import\(/.test(content)) return originalCompile.call(this, content, filename);
     }
+    let script;
     try {
       script = new vm.Script(Module.wrap(content), {
         filename,
