@@ -1,17 +1,18 @@
 /**
  * The generated, checked-in files are current (scripts/generated.ts): the requirement IDs as a
- * type, and the coverage file listing each requirement's tests and faults. When one is stale,
+ * type, the coverage file listing each requirement's tests and faults, and the schemas' validators. When one is stale,
  * `npm run generate` rewrites it, and the change shows in review.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { projectRoot, renderCoverage, renderIds } from '../scripts/generated.ts';
+import { projectRoot, renderCoverage, renderIds, renderValidators } from '../scripts/generated.ts';
 
 for (const [file, render] of [
   ['requirements/ids.ts', renderIds],
   ['requirements/coverage.json', renderCoverage],
+  ['tests/support/http/validators.generated.ts', renderValidators],
 ] as const) {
   test(`${file} is current (npm run generate rewrites it)`, async () => {
     const expected = await render();

@@ -1,14 +1,16 @@
 /**
- * Body validation against the JSON Schema files in schemas/, compiled once by ajv.
+ * Body validation against the JSON Schema files in schemas/, as ajv compiled them to code
+ * (validators.generated.ts, written by `npm run generate`): every Playwright process starts
+ * without loading ajv or compiling a schema.
  *
  * ajv sees numbers as JS numbers (it rejects BigInt), which is enough for types and enums; every
  * field with `format: int64` is then checked exactly against its literal text, range included, so
  * 9223372036854775808 (2^63) is refused even though it rounds to a valid-looking double.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { Ajv, type AnySchemaObject, type ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { AnySchemaObject, ErrorObject } from 'ajv';
 import { type JsonValue, exactInteger, int64Of, isJsonNumber, toPlain } from './lossless-json.ts';
+import * as generated from './validators.generated.ts';
 
 export type SchemaName = 'PetStatus' | 'NewPet' | 'Pet' | 'Pets' | 'Error';
 
@@ -19,9 +21,16 @@ const schemas = new Map<string, AnySchemaObject>(
     .map((file) => [file, JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'))]),
 );
 
-const ajv = new Ajv({ allErrors: true, strict: true });
-addFormats.default(ajv);
-for (const schema of schemas.values()) ajv.addSchema(schema);
+/** ajv's generated code: true when valid, else its ErrorObjects on the function's `errors`. */
+type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+const validators: Record<SchemaName, Validator> = {
+  PetStatus: generated.validatePetStatus,
+  NewPet: generated.validateNewPet,
+  Pet: generated.validatePet,
+  Pets: generated.validatePets,
+  Error: generated.validateError,
+};
 
 function schemaFor(name: string): AnySchemaObject {
   const schema = schemas.get(name.endsWith('.json') ? name : `${name}.json`);
@@ -86,8 +95,7 @@ function int64Violations(schema: AnySchemaObject, data: JsonValue, path: string)
 /** Validates a losslessly parsed body; returns the violations (empty when valid). */
 export function validateBody(name: SchemaName, body: JsonValue): Violation[] {
   const schema = schemaFor(name);
-  const validate = ajv.getSchema(schema.$id as string);
-  if (!validate) throw new Error(`Schema ${name} was not compiled`);
+  const validate = validators[name];
   const violations = validate(toPlain(body)) ? [] : (validate.errors ?? []).map(violationOf);
   return [...violations, ...int64Violations(schema, body, '')];
 }
