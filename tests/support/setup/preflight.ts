@@ -7,7 +7,8 @@
  * With one target, a failed preflight stops the run with one message and a non-zero exit. With
  * several, a target whose preflight failed is left out (its tests are blocked, with the reason)
  * and the others are checked; only when every one failed does the run stop.
- * The teardown removes the run's shared state files.
+ * Reports of formats CONFORMANCE_REPORTS leaves out are removed first (none of an earlier run
+ * stays beside this one's). The teardown removes the run's shared state files.
  */
 import { rmSync } from 'node:fs';
 import type { FullConfig } from '@playwright/test';

@@ -85,7 +85,7 @@ export function fastPrepare(original: Prepare): Prepare {
   /** Per file: true when its frames are written here (it has no source map), false if not. */
   const plain = new Map<string, boolean>();
 
-  return (error, frames) => {
+  const prepare: Prepare = (error, frames) => {
     const header = String(original(error, []));
     const lines: string[] = new Array(frames.length);
     // The last frame, towards the caller, that set source-map-support's current position: the
@@ -137,6 +137,14 @@ export function fastPrepare(original: Prepare): Prepare {
       setterMapped = known !== true;
     }
     return header + lines.map((line) => at + line).join('');
+  };
+  // A stack must never fail to be written: on any surprise, the original writes it whole.
+  return (error, frames) => {
+    try {
+      return prepare(error, frames);
+    } catch {
+      return original(error, frames);
+    }
   };
 }
 
