@@ -20,6 +20,9 @@ import { startReference } from '../../../reference/src/server.ts';
 import { settings, usesReference } from './settings.ts';
 import { SetupError } from './setup-error.ts';
 
+/** Pets in the bundled reference's store when a run starts it. */
+export const bundledStorePets = 120;
+
 /** The redacting reporter is the first of the reporters that will run, or the run refuses. */
 export function checkReporters(config: Pick<FullConfig, 'reporter'>): void {
   const [first] = config.reporter;
@@ -58,11 +61,15 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     rmSync(stale, { recursive: true, force: true });
   // The bundled reference, when no target is configured: started here, in Playwright's main
   // process, so that a run does not pay for a process of its own (and a TypeScript loader) first.
+  // Its store starts with pets in it, as a staging store does: the limit checks need more than
+  // 100, and creating them one by one would be a third of the run's requests, buying no coverage.
+  // (Growing an empty store is checked by the mutation self-test's clean target.)
   const reference = usesReference
     ? await startReference({
         apiKey: settings.apiKey,
         port: settings.referencePort,
         basePath: settings.referenceBasePath,
+        seedPets: bundledStorePets,
       })
     : undefined;
   const stop = async () => {
