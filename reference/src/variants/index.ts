@@ -11,9 +11,11 @@ import { authFaults } from './faults/5-auth.ts';
 import { errorFaults } from './faults/7-errors.ts';
 import { limitFaults } from './faults/8-limits.ts';
 import { versioningFaults } from './faults/9-versioning.ts';
+import { cleanVariant } from './clean.ts';
 import type { Variant } from './types.ts';
 
 export type { Variant, VariantSettings } from './types.ts';
+export { cleanVariant };
 
 /** The fault files in section order, each under the interface-document section it covers. */
 const faultSections: [section: string, faults: Variant[]][] = [
@@ -33,15 +35,6 @@ const faultSections: [section: string, faults: Variant[]][] = [
  * puts the integer keys first: use `variants` for section order.)
  */
 export const faultsBySection: Record<string, Variant[]> = Object.fromEntries(faultSections);
-
-/** The service as the interface document describes it: no deviation. */
-export const cleanVariant: Variant = {
-  name: 'clean',
-  kind: 'conformant',
-  description: 'The interface as written, with no deviation.',
-  // The clean service's probe is the rest of selftest/reference.test.ts.
-  probe: async () => {},
-};
 
 /** Every deviation: faults in section order, then conformant variations. Clean is not listed. */
 export const variants: Variant[] = [
