@@ -2,6 +2,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const togetherMessage =
+  'Use together(): with Promise.all a failure ends the test while sibling requests are in flight.';
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'reports/', 'test-results/'] },
   js.configs.recommended,
@@ -30,6 +33,18 @@ export default tseslint.config(
         'error',
         { object: 'expect', property: 'soft', message: 'Collect problems in a matcher instead.' },
         { object: 'test', property: 'fixme', message: 'A known hole belongs in an issue.' },
+        { object: 'Promise', property: 'all', message: togetherMessage },
+      ],
+    },
+  },
+  {
+    // Requests side by side must all settle before a failure ends the test (vocabulary/together.ts).
+    files: ['tests/support/vocabulary/*.ts'],
+    ignores: ['tests/support/vocabulary/together.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Promise', property: 'all', message: togetherMessage },
       ],
     },
   },

@@ -17,6 +17,7 @@ import {
   req,
   section,
   test,
+  together,
 } from './support/vocabulary/index.ts';
 
 type Operation = 'listPets' | 'createPet' | 'getPet';
@@ -44,7 +45,7 @@ async function callEach(
       return api.createPet({ json: pets.newPet('auth-probe') }, { credentials: each });
     }),
   );
-  return Promise.all(calls);
+  return together(calls);
 }
 
 test.describe(section('5'), () => {
@@ -83,7 +84,7 @@ test.describe(section('5'), () => {
     'an unauthenticated createPet with an invalid body is answered 401, not 400',
     req('AUTH-BEFORE-VALIDATION'),
     async ({ api }) => {
-      const responses = await Promise.all([
+      const responses = await together([
         api.createPet({ json: { categoryId: 'seven' } }, { credentials: 'none' }),
         api.createPet({ raw: '{"name": ' }, { credentials: 'none' }),
       ]);

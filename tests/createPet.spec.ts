@@ -26,6 +26,7 @@ import {
   req,
   section,
   test,
+  together,
 } from './support/vocabulary/index.ts';
 
 /** The categoryIds a target that declared its categories leaves unchecked: the int64 extremes. */
@@ -36,7 +37,7 @@ const restrictedReason = (ids: readonly bigint[]) =>
 function refusesEach(bodies: (name: string, categoryId: bigint) => Record<string, Body>) {
   return async ({ api, pets }: { api: PetStoreClient; pets: { categoryId(): bigint } }) => {
     const cases = Object.values(bodies(ownName('invalid'), pets.categoryId()));
-    expect(await Promise.all(cases.map((body) => api.createPet(body)))).toAnswerError(400);
+    expect(await together(cases.map((body) => api.createPet(body)))).toAnswerError(400);
   };
 }
 
@@ -76,7 +77,7 @@ test.describe(section('4.2'), () => {
       const sent = petStatuses.map((status, index) =>
         pets.newPet(`created-${status}`, { status, categoryId: BigInt(index + 10) }),
       );
-      const answers = await Promise.all(sent.map((newPet) => api.createPet({ json: newPet })));
+      const answers = await together(sent.map((newPet) => api.createPet({ json: newPet })));
       answers.forEach((answer, index) => expect(answer).toCreatePet(sent[index]!));
     },
   );
@@ -108,7 +109,7 @@ test.describe(section('4.2'), () => {
     req('PET-ID-UNIQUE'),
     async ({ api, pets }) => {
       const sent = Array.from({ length: 20 }, (_, index) => pets.newPet(`concurrent-${index}`));
-      const answers = await Promise.all(sent.map((newPet) => api.createPet({ json: newPet })));
+      const answers = await together(sent.map((newPet) => api.createPet({ json: newPet })));
       answers.forEach((answer, index) => expect(answer).toCreatePet(sent[index]!));
       const ids = answers.map((answer) => answer.pet().id);
       const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
@@ -130,7 +131,7 @@ test.describe(section('4.2'), () => {
       const chosen = 7_340_033_000_000_001n + (owner.id % 1000n);
       const sent = [pets.newPet('id-taken'), pets.newPet('id-chosen')];
       const asked = [owner.id, chosen];
-      const answers = await Promise.all(
+      const answers = await together(
         sent.map((newPet, index) => api.createPet({ json: { ...newPet, id: asked[index] } })),
       );
       answers.forEach((answer, index) => {
@@ -169,7 +170,7 @@ test.describe(section('4.2'), () => {
         status: 'pending',
       }));
       const answers = await test.step('create a pet for each name', () =>
-        Promise.all(sent.map((newPet) => api.createPet({ json: newPet }))));
+        together(sent.map((newPet) => api.createPet({ json: newPet }))));
       const accepted: KnownPet[] = [];
       answers.forEach((answer, index) => {
         // Only a name the document lets a target refuse may be refused (the long one, the tab,
@@ -196,7 +197,7 @@ test.describe(section('4.2'), () => {
       }
       const categoryIds = [-(2n ** 63n), 2n ** 63n - 1n, 2n ** 53n + 1n, -(2n ** 53n) - 3n, 0n];
       const created = await test.step('create one pet per categoryId', () =>
-        Promise.all(
+        together(
           categoryIds.map((categoryId, index) =>
             pets.create(`category-${index}`, { categoryId, status: 'sold' }),
           ),
@@ -211,7 +212,7 @@ test.describe(section('4.2'), () => {
     async ({ api, pets }) => {
       const name = ownName('integral-literal');
       const categoryId = pets.categoryId(7n);
-      const answers = await Promise.all(
+      const answers = await together(
         [`${categoryId}.0`, `${categoryId}e0`].map((literal) =>
           api.createPet({ raw: `{"name": ${JSON.stringify(name)}, "categoryId": ${literal}}` }),
         ),

@@ -14,6 +14,7 @@ import {
   req,
   section,
   test,
+  together,
 } from './support/vocabulary/index.ts';
 
 test.describe(section('7'), () => {
@@ -21,7 +22,7 @@ test.describe(section('7'), () => {
     'every error answer (400, 401, 404) carries an Error whose status is the HTTP status',
     req('ERROR-SHAPE', 'ERROR-STATUS-FIELD'),
     async ({ api }) => {
-      const answers = await Promise.all([
+      const answers = await together([
         api.createPet({ json: { name: ownName('invalid') } }),
         api.listPets({}, { credentials: 'none' }),
         api.createPet({ raw: '{"name": ' }, { credentials: 'none' }),
@@ -44,7 +45,7 @@ test.describe(section('7'), () => {
     async ({ api, pets }) => {
       const name = ownName('no-5xx');
       const categoryId = pets.categoryId();
-      const answers = await Promise.all([
+      const answers = await together([
         api.createPet({
           raw: `{"name": ${JSON.stringify(name)}, "categoryId": ${categoryId}, "categoryId": "x"}`,
         }),
@@ -79,7 +80,7 @@ test.describe(section('1'), () => {
     'every body is application/json: 200, 201, 400, 401 and 404 answers',
     req('MEDIA-JSON'),
     async ({ api, pets }) => {
-      const answers = await Promise.all([
+      const answers = await together([
         api.listPets(),
         api.createPet({ json: pets.newPet('media') }),
         api.createPet({ json: { categoryId: pets.categoryId() } }),

@@ -13,6 +13,7 @@ import {
   req,
   section,
   test,
+  together,
 } from './support/vocabulary/index.ts';
 
 test.describe(section('4.3'), () => {
@@ -23,11 +24,11 @@ test.describe(section('4.3'), () => {
     req('GET-200-PET', 'PET-ID-INT64', 'GETPET-DEPRECATED-KEPT'),
     async ({ api, pets }) => {
       const created = await test.step('create two pets, one without status', () =>
-        Promise.all([
+        together([
           pets.create('read-back', { status: 'pending', categoryId: 5n }),
           pets.create('read-back-plain', { status: 'omitted' }),
         ]));
-      const reads = await Promise.all(created.map((pet) => api.getPet(pet.id)));
+      const reads = await together(created.map((pet) => api.getPet(pet.id)));
       reads.forEach((read, index) => expect(read).toReadBack(created[index]!));
     },
   );
@@ -40,7 +41,7 @@ test.describe(section('4.3'), () => {
       // answer is a 404 or that very pet, and that at least one is a 404.
       const random = BigInt.asIntN(64, BigInt(`0x${randomBytes(8).toString('hex')}`));
       const candidates = [2n ** 63n - 1n, -(2n ** 63n), random];
-      const answers = await Promise.all(candidates.map((id) => api.getPet(id)));
+      const answers = await together(candidates.map((id) => api.getPet(id)));
       const found = answers.filter((answer) => answer.status === 200);
       expect(answers.filter((answer) => answer.status !== 200)).toAnswerError(404);
       for (const answer of found) {
@@ -71,7 +72,7 @@ test.describe(section('4.3'), () => {
         `${id}%20`,
       ];
       const ids = ['abc', '1.5', '9223372036854775808', '-9223372036854775809', ...spellings];
-      const answers = await Promise.all(ids.map((raw) => api.getPet({ raw })));
+      const answers = await together(ids.map((raw) => api.getPet({ raw })));
       expect(answers).toAnswerError('client-error');
     },
   );

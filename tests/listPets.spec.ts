@@ -20,6 +20,7 @@ import {
   req,
   section,
   test,
+  together,
 } from './support/vocabulary/index.ts';
 
 /** categoryIds a double cannot hold, for the pets whose lists are read back (if the target takes any). */
@@ -40,7 +41,7 @@ test.describe(section('4.1'), () => {
     req('LIST-STATUS-FILTER', 'LIST-COMPLETE'),
     async ({ api, pets }) => {
       const created = await test.step('create two pets of each status', () =>
-        Promise.all(
+        together(
           petStatuses.flatMap((status, index) => [
             pets.create(`${status}-a`, {
               status,
@@ -56,7 +57,7 @@ test.describe(section('4.1'), () => {
       // and filters them then finds one status at the head of its list, whatever its order, and
       // comes back empty for the others.
       const lists = await test.step('list each status, with limit=100 and limit=1', () =>
-        Promise.all(
+        together(
           petStatuses.flatMap((status) => [
             api.listPets({ status, limit: 100 }),
             api.listPets({ status, limit: 1 }),
@@ -64,7 +65,7 @@ test.describe(section('4.1'), () => {
         ));
       // The filter first: a list that misses pets because it filters after the limit is the
       // filter's failure, not the list's incompleteness.
-      const lost = await Promise.all(
+      const lost = await together(
         petStatuses.map((status, index) =>
           pets.lostAmong(
             lists[index * 2]!,
@@ -101,7 +102,7 @@ test.describe(section('4.1'), () => {
     req('LIST-STATUS-INVALID'),
     async ({ api }) => {
       const values = ['unknown', 'SOLD', '', 'available,sold'];
-      const responses = await Promise.all(values.map((status) => api.listPets({ status })));
+      const responses = await together(values.map((status) => api.listPets({ status })));
       for (const response of responses) {
         if (response.status === 200) expect(response).toListPets({ atMost: 20 });
         else expect(response).toAnswerError('client-error');
@@ -130,7 +131,7 @@ test.describe(section('8'), () => {
     req('LIST-LIMIT-INVALID'),
     async ({ api }) => {
       const limits = ['0', '-1', '101', '1.5', 'abc', '', '99999999999999999999'];
-      const responses = await Promise.all(limits.map((limit) => api.listPets({ limit })));
+      const responses = await together(limits.map((limit) => api.listPets({ limit })));
       for (const response of responses) {
         if (response.status === 200) expect(response).toListPets({ atMost: 100 });
         else expect(response).toAnswerError('client-error');
@@ -183,7 +184,7 @@ test.describe(`${section('4.1')}: advisories (HTTP standards)`, () => {
         { limit: 'abc' },
         { status: 'adopted' },
       ];
-      const responses = await Promise.all(queries.map((query) => api.listPets(query)));
+      const responses = await together(queries.map((query) => api.listPets(query)));
       const problems = responses
         .filter((response) => !isErrorAnswer(response, 400))
         .map((response) => `${response.request.path} answered ${response.status}, not a 400 Error`);
@@ -202,7 +203,7 @@ test.describe(`${section('8')}: a store of more than 100 pets`, () => {
       await pets.ensureStoreHolds(101);
       // Around the default and the ends; the property below tries the rest of the range.
       const limits = [2, 19, 21, 99];
-      const responses = await Promise.all(limits.map((limit) => api.listPets({ limit })));
+      const responses = await together(limits.map((limit) => api.listPets({ limit })));
       responses.forEach((response, index) =>
         expect(response).toListPets({ exactly: limits[index] }),
       );
@@ -214,7 +215,7 @@ test.describe(`${section('8')}: a store of more than 100 pets`, () => {
     req('LIST-LIMIT-MAX'),
     async ({ api, pets }) => {
       await pets.ensureStoreHolds(101);
-      const [hundred, ...above] = await Promise.all(
+      const [hundred, ...above] = await together(
         [100, 101, 1000].map((limit) => api.listPets({ limit })),
       );
       expect(hundred!).toListPets({ exactly: 100 });

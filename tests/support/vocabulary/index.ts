@@ -1,7 +1,8 @@
 /**
  * The authoring vocabulary: everything a spec file uses, behind this one import. Fixtures
  * (`api`, `pets`, `advise`), matchers (`expect(response).toAnswer(...)`), requirement tags
- * (`req`, `propertyOf`, `advisoryOf`, `section`), generated inputs and properties, and the
+ * (`req`, `propertyOf`, `advisoryOf`, `section`), generated inputs and properties, `together`
+ * for requests sent side by side, and the
  * names of the interface (`PetStatus`, `NewPet`, `Pet`).
  */
 export { test, expect } from './fixtures.ts';
@@ -12,6 +13,7 @@ export { type KnownPet, beyondDoubleRange, petIn, petsIn } from './attribution.t
 export { req, propertyOf, advisoryOf, section } from './tags.ts';
 export * as generate from './generators.ts';
 export { checkProperty } from './property.ts';
+export { together } from './together.ts';
 export {
   type ApiResponse,
   type Body,

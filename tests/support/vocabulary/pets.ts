@@ -7,6 +7,7 @@
  * Against a target that accepts only some categoryIds (CONFORMANCE_CATEGORY_IDS), every valid
  * NewPet uses one of those.
  */
+import { together } from './together.ts';
 import { test as base } from '@playwright/test';
 import {
   type ApiResponse,
@@ -158,7 +159,7 @@ export class Pets {
     if (getPetMayBeGone || !list.body.ok || listed.length >= limit) return new Set();
     const shown = new Set(listed.map((pet) => pet.id));
     const missing = wanted.filter((pet) => !shown.has(pet.id));
-    const reads = await Promise.all(missing.map((pet) => this.api.getPet(pet.id)));
+    const reads = await together(missing.map((pet) => this.api.getPet(pet.id)));
     return new Set(
       missing
         .filter((_, index) => reads[index]!.failure === undefined && reads[index]!.status === 404)
@@ -178,7 +179,7 @@ export class Pets {
     if (getPetMayBeGone) return;
     const shown = new Set(petsIn(listed).map((pet) => pet.id));
     const rest = created.filter((pet) => !shown.has(pet.id));
-    const reads = await Promise.all(rest.map((pet) => this.api.getPet(pet.id)));
+    const reads = await together(rest.map((pet) => this.api.getPet(pet.id)));
     reads.forEach((read, index) => expect(read).toReadBack(rest[index]!));
   }
 
@@ -213,7 +214,7 @@ export class Pets {
       for (let created = 0; created < missing; created += 10) {
         const batch = Math.min(10, missing - created);
         fillers.push(
-          ...(await Promise.all(
+          ...(await together(
             Array.from({ length: batch }, (_, index) =>
               // Every status in turn, so that no one status fills the lists that check completeness.
               this.create(`filler-${created + index}`, {
