@@ -51,8 +51,6 @@ export interface ClientOptions {
   readOnly: boolean;
   /** A larger answer is refused instead of being parsed. */
   maxResponseBytes: number;
-  /** The test this client serves (its test id): every answer is marked with it. */
-  owner?: string;
 }
 
 export const readOnlySkipReason =
@@ -180,7 +178,6 @@ export class PetStoreClient {
               0,
             )
           : await this.fetchOnce(sent, headers, data, operation);
-      if (this.options.owner !== undefined) answer.owner = this.options.owner;
       const reason = throttleReason(answer);
       if (!reason) {
         this.exchanges.push(answer);

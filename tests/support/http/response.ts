@@ -33,8 +33,6 @@ export class ApiResponse {
 
   /** Why there is no usable answer (refused, reset, timed out, too large); undefined when there is. */
   failure?: string;
-  /** The test that sent the request (Playwright's test id), when the client knows it. */
-  owner?: string;
 
   constructor(
     readonly request: SentRequest,

@@ -29,8 +29,6 @@ export interface ExchangeView {
   durationMs: number;
   /** Why no usable answer came back (refused, reset, timed out, too large), if so. */
   failure?: string;
-  /** The test that sent the request (Playwright's test id). */
-  owner?: string;
 }
 
 /** Abbreviates long text for failure messages. */

@@ -86,7 +86,6 @@ export const test = base.extend<
       state: runState,
       readOnly: target.readOnly,
       maxResponseBytes: settings.maxResponseBytes,
-      owner: testInfo.testId,
     });
     await use(api);
     const { requests, petsCreated, throttled, pausedMs } = api.counts;
