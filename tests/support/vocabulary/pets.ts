@@ -7,7 +7,6 @@
  * Against a target that accepts only some categoryIds (CONFORMANCE_CATEGORY_IDS), every valid
  * NewPet uses one of those.
  */
-import { together } from './together.ts';
 import { test as base } from '@playwright/test';
 import {
   type ApiResponse,
@@ -25,6 +24,7 @@ import { type KnownPet, petsIn } from './attribution.ts';
 import { expect } from './matchers.ts';
 import { block } from './verdicts.ts';
 import { getPetMayBeGone } from './versioning.ts';
+import { together } from './together.ts';
 
 /** The longest name, in UTF-8 bytes, that the suite's own pets carry. */
 export const ownNameBytes = 40;
