@@ -26,6 +26,9 @@ function budgetShare(): number {
   return base + (current <= settings.maxPets % total ? 1 : 0);
 }
 
+// Every fixture of the suite is boxed whole ('self'): it is plumbing, not a step a reader of the
+// report needs, and each step costs Playwright a captured stack and two messages to the runner,
+// for every test of every target. Its errors and attachments still reach the test.
 export const test = base.extend<
   { api: PetStoreClient; pets: Pets; advise: Advisor; preflightGate: void },
   { target: Target; runState: RunState; storeFloor: StoreFloor }
@@ -48,12 +51,12 @@ export const test = base.extend<
           maxWaitMs: settings.maxWaitMs,
         }),
       ),
-    { scope: 'worker' },
+    { scope: 'worker', box: 'self' },
   ],
 
   // Playwright requires the object pattern even when a fixture uses no other fixture.
   // eslint-disable-next-line no-empty-pattern
-  storeFloor: [async ({}, use) => use({ atLeast: 0 }), { scope: 'worker' }],
+  storeFloor: [async ({}, use) => use({ atLeast: 0 }), { scope: 'worker', box: 'self' }],
 
   /** A target whose preflight failed is not checked: each of its tests is blocked, with why. */
   preflightGate: [
@@ -73,47 +76,53 @@ export const test = base.extend<
       }
       await use();
     },
-    { auto: true },
+    { auto: true, box: 'self' },
   ],
 
-  advise: async ({ target }, use) => use(new Advisor(target.strict)),
+  advise: [async ({ target }, use) => use(new Advisor(target.strict)), { box: 'self' }],
 
-  api: async ({ request, target, runState }, use, testInfo) => {
-    const api = new PetStoreClient(request, {
-      baseUrl: target.baseUrl,
-      apiKey: process.env[target.apiKeyEnv] ?? '',
-      timeoutMs: settings.requestTimeoutMs,
-      state: runState,
-      readOnly: target.readOnly,
-      maxResponseBytes: settings.maxResponseBytes,
-    });
-    await use(api);
-    const { requests, petsCreated, throttled, pausedMs } = api.counts;
-    const counts: [string, number][] = [
-      ['requests', requests],
-      ['pets created', petsCreated],
-      ['throttled', throttled],
-      ['paused ms', pausedMs],
-    ];
-    for (const [type, value] of counts) {
-      if (value > 0 || type === 'requests') {
-        testInfo.annotations.push({ type, description: String(value) });
+  api: [
+    async ({ request, target, runState }, use, testInfo) => {
+      const api = new PetStoreClient(request, {
+        baseUrl: target.baseUrl,
+        apiKey: process.env[target.apiKeyEnv] ?? '',
+        timeoutMs: settings.requestTimeoutMs,
+        state: runState,
+        readOnly: target.readOnly,
+        maxResponseBytes: settings.maxResponseBytes,
+      });
+      await use(api);
+      const { requests, petsCreated, throttled, pausedMs } = api.counts;
+      const counts: [string, number][] = [
+        ['requests', requests],
+        ['pets created', petsCreated],
+        ['throttled', throttled],
+        ['paused ms', pausedMs],
+      ];
+      for (const [type, value] of counts) {
+        if (value > 0 || type === 'requests') {
+          testInfo.annotations.push({ type, description: String(value) });
+        }
       }
-    }
-    if (testInfo.status !== testInfo.expectedStatus && api.exchanges.length > 0) {
-      const log = exchangesLog(api.exchanges);
-      await testInfo.attach('exchanges', { body: api.redact(log), contentType: 'text/plain' });
-    }
-  },
+      if (testInfo.status !== testInfo.expectedStatus && api.exchanges.length > 0) {
+        const log = exchangesLog(api.exchanges);
+        await testInfo.attach('exchanges', { body: api.redact(log), contentType: 'text/plain' });
+      }
+    },
+    { box: 'self' },
+  ],
 
-  pets: async ({ api, storeFloor, target }, use) =>
-    use(
-      new Pets(
-        api,
-        storeFloor,
-        target.categoryIds?.map((id) => BigInt(id)),
+  pets: [
+    async ({ api, storeFloor, target }, use) =>
+      use(
+        new Pets(
+          api,
+          storeFloor,
+          target.categoryIds?.map((id) => BigInt(id)),
+        ),
       ),
-    ),
+    { box: 'self' },
+  ],
 });
 
 export { expect };
