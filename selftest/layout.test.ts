@@ -15,12 +15,22 @@ const subsystems = readdirSync(support, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+/**
+ * The relative specifiers a TypeScript text imports: `import … from`, `export … from`, a bare
+ * `import './x'` and a dynamic `import('./x')` (a lazy import is still a dependency).
+ */
+function relativeSpecifiers(text: string): string[] {
+  const patterns = [
+    /(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g,
+    /^\s*import\s+'(\.[^']+)'/gm,
+    /\bimport\(\s*'(\.[^']+)'\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]!));
+}
+
 /** The relative imports of a TypeScript file, resolved to paths from the project root. */
 function localImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g)].map(
-    (match) => match[1]!,
-  );
+  const specifiers = relativeSpecifiers(readFileSync(file, 'utf8'));
   return specifiers.map((specifier) => relative(projectRoot, resolve(dirname(file), specifier)));
 }
 
@@ -30,6 +40,24 @@ function placeOf(path: string): string {
   if (inSupport) return inSupport[1]!;
   return path.split('/')[0]!;
 }
+
+test('every form of a relative import is seen: static, re-export, bare and dynamic', () => {
+  const text = [
+    "import { a } from './a.ts';",
+    "import type {\n  B,\n} from '../b.ts';",
+    "export { c } from './c.ts';",
+    "import './d.ts';",
+    "const e = await import('./e.ts');",
+    "import fc from 'fast-check';",
+  ].join('\n');
+  assert.deepEqual(relativeSpecifiers(text).sort(), [
+    '../b.ts',
+    './a.ts',
+    './c.ts',
+    './d.ts',
+    './e.ts',
+  ]);
+});
 
 test('spec files import only the vocabulary', () => {
   const specs = readdirSync(join(projectRoot, 'tests')).filter((name) => name.endsWith('.ts'));
