@@ -81,7 +81,7 @@ const candidate = (source: string) =>
   (source.startsWith('node:') || source.includes(`${sep}node_modules${sep}`)) &&
   !/\.[cm]?tsx?$/.test(source);
 
-export function fastPrepare(original: Prepare): Prepare {
+function fastPrepare(original: Prepare): Prepare {
   /** Per file: true when its frames are written here (it has no source map), false if not. */
   const plain = new Map<string, boolean>();
 
