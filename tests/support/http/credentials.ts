@@ -7,8 +7,11 @@
  */
 import type { Credentials } from './client.ts';
 
+/** How a near miss differs from the key. */
+export type NearMissKind = 'case' | 'shortened' | 'lengthened' | 'changed' | 'quoted';
+
 /** The key changed slightly in every way that a faulty comparison could still accept. */
-export function nearMisses(key: string): { token: string; label: string }[] {
+export function nearMisses(key: string): { token: string; label: string; kind: NearMissKind }[] {
   const swapCase = (text: string) =>
     [...text]
       .map((char) => (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase()))
@@ -20,18 +23,42 @@ export function nearMisses(key: string): { token: string; label: string }[] {
   };
   const half = Math.max(1, Math.floor(key.length / 2));
   const candidates = [
-    { token: key.toUpperCase(), label: '<API_KEY> in upper case' },
-    { token: key.toLowerCase(), label: '<API_KEY> in lower case' },
-    { token: swapCase(key), label: '<API_KEY> with every letter case swapped' },
-    { token: key.slice(0, -1), label: '<API_KEY> without its last character' },
-    { token: key.slice(1), label: '<API_KEY> without its first character' },
-    { token: key.slice(0, half), label: 'the first half of <API_KEY>' },
-    { token: `${key}x`, label: '<API_KEY> with a character appended' },
-    { token: `x${key}`, label: '<API_KEY> with a character prepended' },
-    { token: changeOne(key, key.length - 1), label: '<API_KEY> with its last character changed' },
-    { token: changeOne(key, 0), label: '<API_KEY> with its first character changed' },
-    { token: `"${key}"`, label: '<API_KEY> in double quotes' },
-    { token: `${key}${key}`, label: '<API_KEY> twice' },
+    { token: key.toUpperCase(), label: '<API_KEY> in upper case', kind: 'case' as const },
+    { token: key.toLowerCase(), label: '<API_KEY> in lower case', kind: 'case' as const },
+    {
+      token: swapCase(key),
+      label: '<API_KEY> with every letter case swapped',
+      kind: 'case' as const,
+    },
+    {
+      token: key.slice(0, -1),
+      label: '<API_KEY> without its last character',
+      kind: 'shortened' as const,
+    },
+    {
+      token: key.slice(1),
+      label: '<API_KEY> without its first character',
+      kind: 'shortened' as const,
+    },
+    { token: key.slice(0, half), label: 'the first half of <API_KEY>', kind: 'shortened' as const },
+    { token: `${key}x`, label: '<API_KEY> with a character appended', kind: 'lengthened' as const },
+    {
+      token: `x${key}`,
+      label: '<API_KEY> with a character prepended',
+      kind: 'lengthened' as const,
+    },
+    {
+      token: changeOne(key, key.length - 1),
+      label: '<API_KEY> with its last character changed',
+      kind: 'changed' as const,
+    },
+    {
+      token: changeOne(key, 0),
+      label: '<API_KEY> with its first character changed',
+      kind: 'changed' as const,
+    },
+    { token: `"${key}"`, label: '<API_KEY> in double quotes', kind: 'quoted' as const },
+    { token: `${key}${key}`, label: '<API_KEY> twice', kind: 'lengthened' as const },
   ];
   // A change that leaves the key as it is (a key without letters has no case) is no near miss.
   const seen = new Set<string>([key]);
@@ -46,10 +73,10 @@ export function nearMisses(key: string): { token: string; label: string }[] {
  */
 export function invalidCredentials(apiKey: string, few = false): Credentials[] {
   const near = nearMisses(apiKey);
+  // The first near miss of each of these kinds (a key without letters has none of case).
+  const fewKinds = new Set<NearMissKind>(['case', 'shortened', 'lengthened', 'changed']);
   const chosen = few
-    ? near.filter(({ label }) =>
-        /upper case|without its last|character appended|last character changed/.test(label),
-      )
+    ? near.filter(({ kind }) => fewKinds.has(kind) && fewKinds.delete(kind))
     : near;
   return [
     { authorization: 'Bearer not-the-key-0123456789', label: 'Bearer <a wrong key>' },
