@@ -7,7 +7,9 @@
  * again after every failed test. V8 can save the compiled code and load it next time instead.
  * Node 22.1 and later do this themselves (module.enableCompileCache); on Node 20 this file does
  * it for CommonJS modules in node_modules, through vm.Script's cachedData, the way the
- * v8-compile-cache package does, but keeping dynamic import() working (which that package breaks).
+ * v8-compile-cache package does, but keeping dynamic import() working (which that package breaks),
+ * and writing each cache as the process exits rather than right after compiling: V8 compiles a
+ * function on its first call, so only then does the cache hold the code the process ran.
  *
  * Anything unexpected falls back to Node's own compilation: the cache can only make a process
  * start faster, never change what it runs. The cache lives in node_modules/.cache.
@@ -18,6 +20,7 @@ const path = require('node:path');
 const fs = require('node:fs');
 const crypto = require('node:crypto');
 const vm = require('node:vm');
+const { threadId } = require('node:worker_threads');
 
 const cacheDir = path.join(__dirname, '..', 'node_modules', '.cache', 'petstore-conformance', 'v8');
 
@@ -34,7 +37,25 @@ function install() {
     return;
   }
   const originalCompile = Module.prototype._compile;
-  const version = `${process.version}-${process.arch}`;
+  // Each kind of process (the runner, a worker, a loader thread: named by its entry script) runs
+  // other functions of the same bundles, so each keeps its own cache of what it compiled.
+  const role = `${path.basename(process.argv[1] || 'node')}-${threadId === 0 ? 'main' : 'thread'}`;
+  const version = `${process.version}-${process.arch}-${role}`;
+  // Scripts compiled without a usable cache: theirs is written as the process exits, when it
+  // holds every function the process ran (V8 compiles functions lazily, on their first call; a
+  // cache made right after compiling would hold the top level only).
+  const uncached = [];
+  process.once('exit', () => {
+    for (const { script, file } of uncached) {
+      try {
+        const temporary = `${file}.${process.pid}.${threadId}`;
+        fs.writeFileSync(temporary, script.createCachedData());
+        fs.renameSync(temporary, file);
+      } catch {
+        // a cache that cannot be written only costs the next start its speed
+      }
+    }
+  });
 
   Module.prototype._compile = function compileWithCache(content, filename) {
     // Only the packages' own large files: they do not change between runs, and are where the
@@ -75,16 +96,7 @@ function install() {
     } catch {
       return originalCompile.call(this, content, filename);
     }
-    if (cachedData === undefined || script.cachedDataRejected) {
-      try {
-        const data = script.createCachedData();
-        const temporary = `${file}.${process.pid}`;
-        fs.writeFileSync(temporary, data);
-        fs.renameSync(temporary, file);
-      } catch {
-        // a cache that cannot be written only costs the next start its speed
-      }
-    }
+    if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, file });
     const wrapper = script.runInThisContext({ displayErrors: true });
     // The module's own require, as Node makes it (lib/internal/modules/helpers.js).
     const moduleRequire = (id) => this.require(id);
