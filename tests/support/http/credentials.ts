@@ -10,8 +10,15 @@ import type { Credentials } from './client.ts';
 /** How a near miss differs from the key. */
 export type NearMissKind = 'case' | 'shortened' | 'lengthened' | 'changed' | 'quoted';
 
+/** A near miss of the key: the token sent, a label that never holds the key, and its kind. */
+export interface NearMiss {
+  token: string;
+  label: string;
+  kind: NearMissKind;
+}
+
 /** The key changed slightly in every way that a faulty comparison could still accept. */
-export function nearMisses(key: string): { token: string; label: string; kind: NearMissKind }[] {
+export function nearMisses(key: string): NearMiss[] {
   const swapCase = (text: string) =>
     [...text]
       .map((char) => (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase()))
@@ -22,43 +29,27 @@ export function nearMisses(key: string): { token: string; label: string; kind: N
     return `${text.slice(0, index)}${other}${text.slice(index + 1)}`;
   };
   const half = Math.max(1, Math.floor(key.length / 2));
-  const candidates = [
-    { token: key.toUpperCase(), label: '<API_KEY> in upper case', kind: 'case' as const },
-    { token: key.toLowerCase(), label: '<API_KEY> in lower case', kind: 'case' as const },
-    {
-      token: swapCase(key),
-      label: '<API_KEY> with every letter case swapped',
-      kind: 'case' as const,
-    },
-    {
-      token: key.slice(0, -1),
-      label: '<API_KEY> without its last character',
-      kind: 'shortened' as const,
-    },
-    {
-      token: key.slice(1),
-      label: '<API_KEY> without its first character',
-      kind: 'shortened' as const,
-    },
-    { token: key.slice(0, half), label: 'the first half of <API_KEY>', kind: 'shortened' as const },
-    { token: `${key}x`, label: '<API_KEY> with a character appended', kind: 'lengthened' as const },
-    {
-      token: `x${key}`,
-      label: '<API_KEY> with a character prepended',
-      kind: 'lengthened' as const,
-    },
+  const candidates: NearMiss[] = [
+    { token: key.toUpperCase(), label: '<API_KEY> in upper case', kind: 'case' },
+    { token: key.toLowerCase(), label: '<API_KEY> in lower case', kind: 'case' },
+    { token: swapCase(key), label: '<API_KEY> with every letter case swapped', kind: 'case' },
+    { token: key.slice(0, -1), label: '<API_KEY> without its last character', kind: 'shortened' },
+    { token: key.slice(1), label: '<API_KEY> without its first character', kind: 'shortened' },
+    { token: key.slice(0, half), label: 'the first half of <API_KEY>', kind: 'shortened' },
+    { token: `${key}x`, label: '<API_KEY> with a character appended', kind: 'lengthened' },
+    { token: `x${key}`, label: '<API_KEY> with a character prepended', kind: 'lengthened' },
     {
       token: changeOne(key, key.length - 1),
       label: '<API_KEY> with its last character changed',
-      kind: 'changed' as const,
+      kind: 'changed',
     },
     {
       token: changeOne(key, 0),
       label: '<API_KEY> with its first character changed',
-      kind: 'changed' as const,
+      kind: 'changed',
     },
-    { token: `"${key}"`, label: '<API_KEY> in double quotes', kind: 'quoted' as const },
-    { token: `${key}${key}`, label: '<API_KEY> twice', kind: 'lengthened' as const },
+    { token: `"${key}"`, label: '<API_KEY> in double quotes', kind: 'quoted' },
+    { token: `${key}${key}`, label: '<API_KEY> twice', kind: 'lengthened' },
   ];
   // A change that leaves the key as it is (a key without letters has no case) is no near miss.
   const seen = new Set<string>([key]);
