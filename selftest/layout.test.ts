@@ -2,7 +2,8 @@
  * The support code keeps the shape its READMEs describe (tests/support/README.md):
  * - spec files import only the vocabulary (`tests/support/vocabulary/index.ts`);
  * - each subsystem folder imports only the folders its README allows ("May import: …");
- * - each folder's README lists every file in it, so that the table a newcomer reads is current.
+ * - each folder's README lists every file in it, so that the table a newcomer reads is current;
+ * - the suite builds on the Playwright test that has no browser fixtures, while Playwright has one.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -98,3 +99,14 @@ for (const folder of subsystems) {
     }
   });
 }
+
+// The suite's tests are built on Playwright's test without its browser fixtures (see
+// vocabulary/fixtures.ts). Should an upgrade of Playwright drop that export, the suite still runs
+// on `test`, only slower: this says so.
+test("Playwright still exports its test without browser fixtures (the suite's base)", async () => {
+  const playwrightTest: Record<string, unknown> = await import('@playwright/test');
+  const utilityTest = playwrightTest._utilityTest as { extend?: unknown } | undefined;
+  assert.equal(typeof utilityTest?.extend, 'function', '@playwright/test exports no _utilityTest');
+  const fixtures = readFileSync(join(support, 'vocabulary/fixtures.ts'), 'utf8');
+  assert.match(fixtures, /\._utilityTest \?\?/, 'vocabulary/fixtures.ts builds on _utilityTest');
+});

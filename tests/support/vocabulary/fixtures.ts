@@ -7,7 +7,8 @@
  * wait and the pause they caused) as annotations the reporter sums, and a failing test gets the
  * whole exchange attached, with curl commands to repeat it.
  */
-import { test as base } from '@playwright/test';
+import * as playwrightTest from '@playwright/test';
+import type { APIRequestContext, PlaywrightWorkerArgs, TestType } from '@playwright/test';
 import { PetStoreClient } from '../http/client.ts';
 import { RunState } from '../http/run-state.ts';
 import { exchangesLog } from '../reporting/failure-text.ts';
@@ -18,6 +19,21 @@ import type { Target } from '../setup/targets.ts';
 import { Advisor } from './advisory.ts';
 import { expect } from './matchers.ts';
 import { Pets, type StoreFloor } from './pets.ts';
+
+/** The fixtures a test of this suite takes from Playwright: no browser, no page. */
+type ApiTest = TestType<{ request: APIRequestContext }, Pick<PlaywrightWorkerArgs, 'playwright'>>;
+
+/**
+ * The suite's base: Playwright's test without its browser fixtures (`_utilityTest`, exported by
+ * @playwright/test beside `test`, with `playwright`, `request` and the trace recording). Built on
+ * `test`, every check would also set up and tear down some 30 browser-context options it never
+ * uses (viewport, locale, geolocation...): 60 fixture steps a test, each a captured stack. Should
+ * a later Playwright drop the export, `test` serves, only slower; selftest/layout.test.ts notices.
+ */
+export const apiTest: ApiTest =
+  (playwrightTest as { _utilityTest?: ApiTest })._utilityTest ??
+  (playwrightTest.test as unknown as ApiTest);
+const base = apiTest;
 
 /** This shard's part of the write budget: N shards together create at most CONFORMANCE_MAX_PETS. */
 function budgetShare(): number {
@@ -80,6 +96,19 @@ export const test = base.extend<
   ],
 
   advise: [async ({ target }, use) => use(new Advisor(target.strict)), { box: 'self' }],
+
+  // The request context of a test, created for it and disposed after it: no cookie a target sets
+  // reaches another test. The HTTPS setting is passed here, the utility test has no such option.
+  request: [
+    async ({ playwright }, use) => {
+      const request = await playwright.request.newContext({
+        ignoreHTTPSErrors: settings.insecureTls,
+      });
+      await use(request);
+      await request.dispose();
+    },
+    { scope: 'test', box: 'self' },
+  ],
 
   api: [
     async ({ request, target, runState }, use, testInfo) => {
