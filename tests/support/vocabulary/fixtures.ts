@@ -1,7 +1,8 @@
 /**
- * The suite's fixtures: `target`, the target of the running project; `api`, a pet store client for
- * it; `pets`, which creates labelled pets and grows the store to the size a check needs
- * (pets.ts); and `advise`, which records advisories (advisory.ts).
+ * The suite's fixtures: `target`, the target of the running project; `request`, the test's own
+ * request context; `api`, a pet store client on it; `pets`, which creates labelled pets and grows
+ * the store to the size a check needs (pets.ts); and `advise`, which records advisories
+ * (advisory.ts).
  *
  * Every test reports what it did to the target (requests, pets created, answers that asked to
  * wait and the pause they caused) as annotations the reporter sums, and a failing test gets the
@@ -30,10 +31,9 @@ type ApiTest = TestType<{ request: APIRequestContext }, Pick<PlaywrightWorkerArg
  * uses (viewport, locale, geolocation...): 60 fixture steps a test, each a captured stack. Should
  * a later Playwright drop the export, `test` serves, only slower; selftest/layout.test.ts notices.
  */
-export const apiTest: ApiTest =
+const base: ApiTest =
   (playwrightTest as { _utilityTest?: ApiTest })._utilityTest ??
   (playwrightTest.test as unknown as ApiTest);
-const base = apiTest;
 
 /** This shard's part of the write budget: N shards together create at most CONFORMANCE_MAX_PETS. */
 function budgetShare(): number {
