@@ -1,7 +1,7 @@
 /**
  * The generated, checked-in files are current (scripts/generated.ts): the requirement IDs as a
- * type, the coverage file listing each requirement's tests and faults, and the schemas' validators. When one is stale,
- * `npm run generate` rewrites it, and the change shows in review.
+ * type, the coverage file listing each requirement's tests and faults, and the schemas'
+ * validators. When one is stale, `npm run generate` rewrites it, and the change shows in review.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

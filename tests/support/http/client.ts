@@ -76,9 +76,9 @@ export interface ClientCounts {
 
 /**
  * Marks a request's failure as observed; callers that await it still get the error. A request
- * still in flight when its test ends (another request of the same Promise.all failed, or the
- * test was skipped) fails when the request context is disposed: unobserved, that rejection
- * would fail whichever test runs next in the worker.
+ * still in flight when its test ends (the test timed out, or was skipped, while it waited) fails
+ * when the request context is disposed: unobserved, that rejection would fail whichever test runs
+ * next in the worker. (Requests sent side by side all settle first: vocabulary/together.ts.)
  */
 function observed<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});

@@ -2,8 +2,7 @@
  * The authoring vocabulary: everything a spec file uses, behind this one import. Fixtures
  * (`api`, `pets`, `advise`), matchers (`expect(response).toAnswer(...)`), requirement tags
  * (`req`, `propertyOf`, `advisoryOf`, `section`), generated inputs and properties, `together`
- * for requests sent side by side, and the
- * names of the interface (`PetStatus`, `NewPet`, `Pet`).
+ * for requests sent side by side, and the names of the interface (`PetStatus`, `NewPet`, `Pet`).
  */
 export { test, expect } from './fixtures.ts';
 export { type Pets } from './pets.ts';
