@@ -10,9 +10,10 @@
  * This wraps the Error.prepareStackTrace Playwright installed: a frame of a file that has no
  * source map is written here, the way source-map-support writes it (CallSiteToString, ported);
  * every other frame (the suite's TypeScript, packages that ship source maps, eval) is still
- * written by source-map-support, given the frames its text depends on. Only files under
- * node_modules and Node's own are candidates, and a file is written here only after its first
- * frame came out the same both ways. Anything unexpected falls back to the whole original.
+ * written by source-map-support, given the frames its text depends on, and kept: the same call
+ * site called from the same place (most of a run's frames) is written from that cache. Only files
+ * under node_modules and Node's own are candidates, and a file is written here only after its
+ * first frame came out the same both ways. Anything unexpected falls back to the whole original.
  *
  * CONFORMANCE_STACK_AUDIT=<file> writes every stack both ways and appends any difference to the
  * file, with the count compared (selftest/stack-traces.test.ts).
@@ -81,9 +82,35 @@ const candidate = (source: string) =>
   (source.startsWith('node:') || source.includes(`${sep}node_modules${sep}`)) &&
   !/\.[cm]?tsx?$/.test(source);
 
+/**
+ * Everything of a frame that source-map-support reads to write it (wrapCallSite and
+ * CallSiteToString): two frames alike in these are written alike.
+ */
+function frameKey(frame: NodeJS.CallSite): string {
+  const evalOrigin = frame.isEval() ? frame.getEvalOrigin() : '';
+  return [
+    frame.isNative(),
+    frame.getFileName(),
+    frame.getScriptNameOrSourceURL(),
+    frame.getLineNumber(),
+    frame.getColumnNumber(),
+    evalOrigin,
+    frame.getFunctionName(),
+    frame.isConstructor(),
+    frame.isToplevel(),
+    frame.getTypeName(),
+    frame.getMethodName(),
+  ].join('\u0000');
+}
+
+/** At most this many mapped frames are kept written, in case call sites never repeat. */
+const mappedLinesMax = 20_000;
+
 function fastPrepare(original: Prepare): Prepare {
   /** Per file: true when its frames are written here (it has no source map), false if not. */
   const plain = new Map<string, boolean>();
+  /** Mapped frames written so far, by the keys of the frames their text depends on. */
+  const mappedLines = new Map<string, string>();
 
   const prepare: Prepare = (error, frames) => {
     const header = String(original(error, []));
@@ -92,12 +119,21 @@ function fastPrepare(original: Prepare): Prepare {
     // name of a frame can come from that position when it is mapped (see wrapCallSite).
     let setter = -1;
     let setterMapped = false;
-    /** Frame i as source-map-support writes it, given the frames up to the setter. */
+    /**
+     * Frame i as source-map-support writes it, given the frames up to the setter: its text depends
+     * on those frames alone (and on source maps, which do not change in a run), so a mapped frame
+     * met again (the same call site, called from the same place) is written from the cache.
+     */
     const originalLine = (i: number): string | undefined => {
       const end = setter === -1 ? i + 1 : setter + 1;
+      const key = frames.slice(i, end).map(frameKey).join('\n');
+      const known = mappedLines.get(key);
+      if (known !== undefined) return known;
       const text = String(original(error, frames.slice(i, end)));
       const parts = text.slice(header.length).split(at);
-      return parts.length === end - i + 1 && parts[0] === '' ? parts[1] : undefined;
+      if (parts.length !== end - i + 1 || parts[0] !== '') return undefined;
+      if (mappedLines.size < mappedLinesMax) mappedLines.set(key, parts[1]!);
+      return parts[1];
     };
     for (let i = frames.length - 1; i >= 0; i--) {
       const frame = frames[i]!;
