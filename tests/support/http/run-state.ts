@@ -106,6 +106,9 @@ export class RunState {
   }
 
   private read(): Signals {
+    // Read before every request, and in most runs never written: a stat that finds no file costs
+    // far less than a read that throws.
+    if (!statSync(this.signals, { throwIfNoEntry: false })) return { ...quiet };
     try {
       return { ...quiet, ...(JSON.parse(readFileSync(this.signals, 'utf8')) as Signals) };
     } catch {
