@@ -26,7 +26,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { devNull } from 'node:os';
+import { availableParallelism, devNull } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import dotenv from 'dotenv';
@@ -322,6 +322,8 @@ async function main(): Promise<void> {
     `floor: playwright test --config scripts/bench-floor/playwright.config.ts; full: playwright ` +
       `test (npm run conformance without npm's start-up), against the bundled reference; CI=1`,
   );
+  // The ratio depends on Node's version (its TypeScript loader, its compile cache) and the cores.
+  console.log(`Node ${process.version}, ${availableParallelism()} CPUs`);
   console.log(
     `${rounds} rounds, alternated, after one warm-up of each; seconds; CPU: user + sys of the ` +
       "processes each run reaps (the bundled reference included: it runs in Playwright's)",
