@@ -17,6 +17,7 @@ import { type APIRequestContext, type APIResponse, test } from '@playwright/test
 import { redact } from '../reporting/redaction.ts';
 import { stringifyExact } from './lossless-json.ts';
 import { ApiResponse, type Operation, type SentRequest } from './response.ts';
+import type { ContextUse } from './request-context.ts';
 import { type RunState, UNANSWERED_LIMIT } from './run-state.ts';
 import { retryDelayMs, throttleReason } from './throttle.ts';
 import { explainTransportError } from './transport-errors.ts';
@@ -89,6 +90,11 @@ export class PetStoreClient {
   /** Every answer received, in order: attached to the report when a test fails. */
   readonly exchanges: ApiResponse[] = [];
   readonly counts: ClientCounts = { requests: 0, petsCreated: 0, throttled: 0, pausedMs: 0 };
+  /**
+   * What this client's requests left in the request context, every answer counted (also those
+   * that asked to wait): whether the context may serve the next test (request-context.ts).
+   */
+  readonly contextUse: ContextUse = { cookies: false, bytes: 0 };
 
   constructor(
     private readonly request: APIRequestContext,
@@ -224,9 +230,14 @@ export class PetStoreClient {
     } catch (error) {
       const why = this.redact(explainTransportError(error, this.options.timeoutMs));
       if (operation) state.answered(operation, !/^no answer within/.test(why));
+      // Headers may have come, and set a cookie, before the request failed.
+      this.contextUse.cookies = true;
       return ApiResponse.failed(sent, operation, why, Date.now() - started);
     }
     if (operation) state.answered(operation, true);
+    const answerHeaders = response.headers();
+    if (answerHeaders['set-cookie'] !== undefined) this.contextUse.cookies = true;
+    this.contextUse.bytes += received.length;
     // Playwright reads an answer whole, within the request timeout; a huge one is refused here
     // rather than decoded, parsed and quoted.
     if (received.length > this.options.maxResponseBytes) {
@@ -238,7 +249,7 @@ export class PetStoreClient {
     return new ApiResponse(
       sent,
       response.status(),
-      response.headers(),
+      answerHeaders,
       received.toString('utf8'),
       Date.now() - started,
       operation,

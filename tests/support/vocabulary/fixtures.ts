@@ -1,6 +1,7 @@
 /**
- * The suite's fixtures: `target`, the target of the running project; `request`, the test's own
- * request context; `api`, a pet store client on it; `pets`, which creates labelled pets and grows
+ * The suite's fixtures: `target`, the target of the running project; `request`, the test's
+ * request context (the worker's, kept from test to test while no test leaves anything in it for
+ * the next: http/request-context.ts); `api`, a pet store client on it; `pets`, which creates labelled pets and grows
  * the store to the size a check needs (pets.ts); and `advise`, which records advisories
  * (advisory.ts).
  *
@@ -11,6 +12,7 @@
 import * as playwrightTest from '@playwright/test';
 import type { APIRequestContext, PlaywrightWorkerArgs, TestType } from '@playwright/test';
 import { PetStoreClient } from '../http/client.ts';
+import { WorkerRequestContext } from '../http/request-context.ts';
 import { RunState } from '../http/run-state.ts';
 import { exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
@@ -47,7 +49,12 @@ function budgetShare(): number {
 // for every test of every target. Its errors and attachments still reach the test.
 export const test = base.extend<
   { api: PetStoreClient; pets: Pets; advise: Advisor; preflightGate: void },
-  { target: Target; runState: RunState; storeFloor: StoreFloor }
+  {
+    target: Target;
+    runState: RunState;
+    storeFloor: StoreFloor;
+    requestContext: WorkerRequestContext;
+  }
 >({
   /** The target of the running project (playwright.config.ts makes one project per target). */
   target: [settings.targets[0]!, { option: true, scope: 'worker' }],
@@ -97,21 +104,31 @@ export const test = base.extend<
 
   advise: [async ({ target }, use) => use(new Advisor(target.strict)), { box: 'self' }],
 
-  // The request context of a test, created for it and disposed after it: no cookie a target sets
-  // reaches another test. The HTTPS setting is passed here, the utility test has no such option.
-  request: [
+  // The worker's request context, kept from test to test while nothing of a test could reach the
+  // next (no cookie set, the test passed: request-context.ts). The HTTPS setting is passed here,
+  // the utility test has no such option.
+  requestContext: [
     async ({ playwright }, use) => {
-      const request = await playwright.request.newContext({
-        ignoreHTTPSErrors: settings.insecureTls,
-      });
-      await use(request);
-      await request.dispose();
+      const shared = new WorkerRequestContext(() =>
+        playwright.request.newContext({ ignoreHTTPSErrors: settings.insecureTls }),
+      );
+      await use(shared);
+      await shared.dispose();
+    },
+    { scope: 'worker', box: 'self' },
+  ],
+
+  // A test's request context, the worker's: given back after the test, which keeps or replaces it.
+  request: [
+    async ({ requestContext }, use, testInfo) => {
+      await use(await requestContext.acquire());
+      await requestContext.release(testInfo.status === 'passed');
     },
     { scope: 'test', box: 'self' },
   ],
 
   api: [
-    async ({ request, target, runState }, use, testInfo) => {
+    async ({ request, requestContext, target, runState }, use, testInfo) => {
       const api = new PetStoreClient(request, {
         baseUrl: target.baseUrl,
         apiKey: process.env[target.apiKeyEnv] ?? '',
@@ -121,6 +138,7 @@ export const test = base.extend<
         maxResponseBytes: settings.maxResponseBytes,
       });
       await use(api);
+      requestContext.note(api.contextUse);
       const { requests, petsCreated, throttled, pausedMs } = api.counts;
       const counts: [string, number][] = [
         ['requests', requests],
