@@ -11,7 +11,9 @@
  * One warm-up of each (not counted), then N rounds alternating floor and full run. Printed: the
  * medians of wall time and of CPU time (user + sys of the run's processes, from the cutime and
  * cstime of /proc/self/stat, so Linux only: see childrenCpu for what it leaves out), the ratio of
- * the wall medians against the target, and the full run's requests per verdict (from
+ * the wall medians against the target, the median of the rounds' own ratios (each full run over
+ * the floor run beside it: steadier when the machine's speed drifts between rounds), and the full
+ * run's requests per verdict (from
  * reports/conformance.json, left as the last full run wrote it). The exit code is not the ratio's:
  * it is non-zero only when a run fails.
  *
@@ -310,6 +312,7 @@ async function main(): Promise<void> {
     return name.padEnd(6) + wallCells + cpuMedian.padStart(12);
   };
   const ratio = median(fulls.map((run) => run.wallS)) / median(floors.map((run) => run.wallS));
+  const roundRatios = fulls.map((run, index) => run.wallS / floors[index]!.wallS);
   const last = fulls.at(-1)!.counts;
   const verdicts = last.requirements + last.advisories;
   const requests = fulls.map((run) => run.counts.requests);
@@ -332,6 +335,10 @@ async function main(): Promise<void> {
   console.log(row('floor', floors));
   console.log(row('full', fulls));
   console.log(`ratio: ${ratio.toFixed(2)} (target <= ${target.toFixed(2)})`);
+  console.log(
+    `paired: ${median(roundRatios).toFixed(2)}, the median of the rounds' own ratios ` +
+      `(${Math.min(...roundRatios).toFixed(2)} to ${Math.max(...roundRatios).toFixed(2)})`,
+  );
   console.log(
     `full run: ${last.requests} requests${spread}, ${last.petsCreated} pets created, ` +
       `${verdicts} verdicts (${last.requirements} requirements + ${last.advisories} advisories, ` +
