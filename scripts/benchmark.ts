@@ -13,9 +13,8 @@
  * cstime of /proc/self/stat, so Linux only: see childrenCpu for what it leaves out), the ratio of
  * the wall medians against the target, the median of the rounds' own ratios (each full run over
  * the floor run beside it: steadier when the machine's speed drifts between rounds), and the full
- * run's requests per verdict (from
- * reports/conformance.json, left as the last full run wrote it). The exit code is not the ratio's:
- * it is non-zero only when a run fails.
+ * run's requests per verdict (from reports/conformance.json, left as the last full run wrote it).
+ * The exit code is not the ratio's: it is non-zero only when a run fails.
  *
  * It never contacts a configured target: the child's environment sets every variable the suite
  * reads, empty (its default), and dotenv never replaces a variable that is set; the child reads no

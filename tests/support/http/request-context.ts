@@ -11,7 +11,7 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 
-/** What one test's requests left in the context (the client counts it: PetStoreClient.contextUse). */
+/** What one test's requests left in the context (the client counts it: `contextUse`). */
 export interface ContextUse {
   /** Some answer carried Set-Cookie, or may have (a request that failed after its headers came). */
   cookies: boolean;

@@ -1,9 +1,9 @@
 /**
  * The suite's fixtures: `target`, the target of the running project; `request`, the test's
  * request context (the worker's, kept from test to test while no test leaves anything in it for
- * the next: http/request-context.ts); `api`, a pet store client on it; `pets`, which creates labelled pets and grows
- * the store to the size a check needs (pets.ts); and `advise`, which records advisories
- * (advisory.ts).
+ * the next: http/request-context.ts); `api`, a pet store client on it; `pets`, which creates
+ * labelled pets and grows the store to the size a check needs (pets.ts); and `advise`, which
+ * records advisories (advisory.ts).
  *
  * Every test reports what it did to the target (requests, pets created, answers that asked to
  * wait and the pause they caused) as annotations the reporter sums, and a failing test gets the
