@@ -171,6 +171,11 @@ const configurationErrors: [string, Record<string, string>, RegExp][] = [
     { CONFORMANCE_REPORTS: 'json,pdf' },
     /CONFORMANCE_REPORTS must list html, json, junit \(comma-separated\) or be none \(got "json,pdf"\); see \.env\.example/,
   ],
+  [
+    'a known failure that is no requirement',
+    { CONFORMANCE_KNOWN_FAILURES: 'CREATE-ECHO, CREATE-ECH0' },
+    /CONFORMANCE_KNOWN_FAILURES: CREATE-ECH0 is no requirement of the catalogue/,
+  ],
 ];
 
 /** Unusable targets, and how the preflight must describe each (a maximum answer size, maybe). */

@@ -19,6 +19,9 @@ export interface TestOutcome {
   error: string;
   /** Annotations of the last result (runtime ones included), e.g. advisory verdicts. */
   annotations: { type: string; description?: string }[];
+  /** The worker of the last result (each new worker process gets the next index) and its start. */
+  workerIndex: number;
+  startTime: string;
 }
 
 export interface RunResult {
@@ -40,6 +43,8 @@ interface JsonSuite {
         status: string;
         errors?: { message?: string }[];
         annotations?: { type: string; description?: string }[];
+        workerIndex?: number;
+        startTime?: string;
       }[];
     }[];
   }[];
@@ -50,8 +55,13 @@ function collect(suite: JsonSuite, file: string, into: TestOutcome[]): void {
   for (const spec of suite.specs ?? []) {
     for (const test of spec.tests) {
       const last = test.results.at(-1);
+      // A known failure is one Playwright expected: it failed all the same.
       const outcome =
-        test.status === 'skipped' ? 'skipped' : test.status === 'expected' ? 'passed' : 'failed';
+        test.status === 'skipped'
+          ? 'skipped'
+          : test.status === 'expected' && last?.status === 'passed'
+            ? 'passed'
+            : 'failed';
       into.push({
         project: test.projectName,
         file: suite.file ?? file,
@@ -60,6 +70,8 @@ function collect(suite: JsonSuite, file: string, into: TestOutcome[]): void {
         outcome,
         error: (last?.errors ?? []).map((error) => error.message ?? '').join('\n'),
         annotations: last?.annotations ?? [],
+        workerIndex: last?.workerIndex ?? -1,
+        startTime: last?.startTime ?? '',
       });
     }
   }

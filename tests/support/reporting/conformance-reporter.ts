@@ -5,7 +5,8 @@
  * closing lines: requirements passed, advisories, requests sent and pets created.
  *
  * A requirement can fail through a finding alone (another test's check met its deviation, and that
- * test passed its own check): the run then fails all the same, through onEnd's status.
+ * test passed its own check), or through known failures alone (which Playwright counts as
+ * expected): the run then fails all the same, through onEnd's status.
  *
  * It runs after the redacting reporter, and redacts what it writes once more.
  */
@@ -35,6 +36,7 @@ import {
   notes,
   parseAdvisoryNote,
   parseIdNote,
+  stripAnsi,
   summarize,
 } from './summary.ts';
 import { type Overview, overviewOf } from './overview.ts';
@@ -54,15 +56,13 @@ function sumOf(annotations: Annotation[], type: string): number {
     .reduce((sum, annotation) => sum + Number(annotation.description ?? 0), 0);
 }
 
-// eslint-disable-next-line no-control-regex
-const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
-
 function outcomeOf(test: TestCase, result: TestResult, skipReason?: string): Outcome {
   // An interrupted test (Ctrl-C, --max-failures) did not finish: it checked nothing.
   if (result.status === 'skipped' || result.status === 'interrupted') {
     return skipReason?.startsWith(notes.blockedPrefix) ? 'blocked' : 'skipped';
   }
-  return test.outcome() === 'expected' ? 'passed' : 'failed';
+  // By the status, not Playwright's expectation: a known failure (marked expected) still failed.
+  return result.status === 'passed' ? 'passed' : 'failed';
 }
 
 const idNotes = (annotations: Annotation[], type: string) =>
@@ -107,6 +107,7 @@ export function recordOf(test: TestCase, result: TestResult): TestRecord {
       .filter((note): note is AdvisoryNote => note !== undefined),
   };
   if (stoppedBy !== undefined) record.stoppedBy = stoppedBy;
+  if (outcome === 'failed' && test.expectedStatus === 'failed') record.known = true;
   if (outcome === 'failed') {
     record.errors = errors;
   }
@@ -135,13 +136,17 @@ export default class ConformanceReporter implements Reporter {
 
   /** The base address of each target, by project name, from the projects' options. */
   private readonly targets = new Map<string, string>();
+  /** The requirements each target is known to fail, by project name. */
+  private readonly knownFailures = new Map<string, string[]>();
 
   onBegin(config: FullConfig, _suite: Suite): void {
     this.startedAt = new Date();
     this.facts = config.metadata[factsKey] as ConfiguredFacts | undefined;
     for (const project of config.projects) {
-      const target = (project.use as { target?: { baseUrl?: string } }).target;
+      const target = (project.use as { target?: { baseUrl?: string; knownFailures?: string[] } })
+        .target;
       if (target?.baseUrl) this.targets.set(project.name, target.baseUrl);
+      if (target?.knownFailures) this.knownFailures.set(project.name, target.knownFailures);
     }
   }
 
@@ -198,9 +203,15 @@ export default class ConformanceReporter implements Reporter {
           facts(name),
           records.filter((record) => record.project === name),
           name,
+          this.knownFailures.get(name) ?? [],
         ),
       ),
     );
+    // A requirement that failed through findings alone, or through known failures only (which
+    // Playwright counts as expected), fails the run all the same.
+    const failed = summaries.some((summary) => summary.totals.requirements.failed > 0);
+    const status = failed && result.status === 'passed' ? 'failed' : result.status;
+    for (const summary of summaries) summary.status = status;
     for (const summary of summaries) {
       const paths = several ? targetPaths(summary.targetName) : reportPaths;
       write(paths.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);
@@ -215,9 +226,7 @@ export default class ConformanceReporter implements Reporter {
     }
     const page = relative(process.cwd(), reportPaths.summaryHtml);
     console.log(`Summary: ${page.startsWith('..') ? reportPaths.summaryHtml : page}`);
-    // A requirement that failed through findings alone fails the run all the same.
-    const failed = summaries.some((summary) => summary.totals.requirements.failed > 0);
-    return failed && result.status === 'passed' ? { status: 'failed' } : undefined;
+    return status !== result.status ? { status } : undefined;
   }
 
   printsToStdio(): boolean {

@@ -9,7 +9,13 @@
  * Every text from the run goes through `escapeHtml`: error messages quote response bodies.
  */
 import type { Overview } from './overview.ts';
-import type { AdvisoryResult, RequirementResult, Summary, TestRef } from './summary.ts';
+import {
+  type AdvisoryResult,
+  type RequirementResult,
+  type Summary,
+  type TestRef,
+  knownButNotFailed,
+} from './summary.ts';
 import { splitFailure } from './failure-text.ts';
 import { summaryScript, summaryStyle } from './summary-style.ts';
 
@@ -78,6 +84,7 @@ function header(summary: Summary): string {
         : 'none met',
     ],
     ['Strict mode', summary.strict ? 'on: flagged advisories fail' : 'off'],
+    ...knownFacts(summary),
     ...Object.entries(summary.settings ?? {})
       .filter(([, value]) => value !== '' && value !== 0 && value !== false)
       .map(([name, value]): [string, string] => [`Setting ${name}`, String(value)]),
@@ -96,6 +103,21 @@ function header(summary: Summary): string {
   <dl class="facts">${facts.map(([name, value]) => `<div><dt>${e(name)}</dt><dd>${e(value)}</dd></div>`).join('')}</dl>
 </header>`;
 }
+
+/** The known failures listed for the target, and those of them that did not fail. */
+function knownFacts(summary: Summary): [string, string][] {
+  if (summary.knownFailures.length === 0) return [];
+  const stale = knownButNotFailed(summary).map((item) => `${item.id} ${item.verdict}`);
+  return [
+    ['Known failures (change no verdict)', summary.knownFailures.join(', ')],
+    ...(stale.length
+      ? [['Listed as known, did not fail', stale.join(', ')] as [string, string]]
+      : []),
+  ];
+}
+
+const knownMark = (item: RequirementResult | AdvisoryResult) =>
+  'known' in item && item.known ? ' <span class="muted">(listed as a known failure)</span>' : '';
 
 function tile(item: RequirementResult | AdvisoryResult): string {
   const reasons = 'reasons' in item ? item.reasons : [];
@@ -154,7 +176,7 @@ function failure(item: RequirementResult, summary: Summary): string {
       ? `<p class="hint">and ${item.failures.length - shown.length} more (conformance.json lists them all)</p>`
       : '';
   return `<article class="failure" id="${e(failureAnchor(item.id))}">
-  <h3>${badge('failed')} <a href="#${e(requirementAnchor(item.id))}">${e(item.id)}</a> <span class="words">§${e(item.section)} ${e(item.words)}</span></h3>
+  <h3>${badge('failed')} <a href="#${e(requirementAnchor(item.id))}">${e(item.id)}</a>${knownMark(item)} <span class="words">§${e(item.section)} ${e(item.words)}</span></h3>
   ${checks.join('')}${more}
 </article>`;
 }
@@ -211,7 +233,7 @@ function requirementRow(item: RequirementResult | AdvisoryResult): string {
       ? `<ul class="reasons">${item.reasons.map((reason) => `<li>${e(reason)}</li>`).join('')}</ul>`
       : '';
   return `<tr id="${e(requirementAnchor(item.id))}" class="${tone(item.verdict)}" data-verdict="${e(tone(item.verdict))}">
-  <td class="id"><b>${e(item.id)}</b><div class="muted">§${e(item.section)} ${e(item.sectionTitle)} · ${e(item.kind)}</div></td>
+  <td class="id"><b>${e(item.id)}</b>${knownMark(item)}<div class="muted">§${e(item.section)} ${e(item.sectionTitle)} · ${e(item.kind)}</div></td>
   <td><q>${e(item.words)}</q><div class="muted">Checked: ${e(item.checks)}</div>${source}${findings}${reasons}</td>
   <td class="verdict"><a href="${e(target(item))}">${badge(item.verdict)}</a></td>
   <td>${testList(item.tests)}</td>

@@ -56,6 +56,10 @@ export function parseIdNote(description: string): { id: string; reason: string }
   return match ? { id: match[1]!, reason: match[2]! } : undefined;
 }
 
+/** Playwright's messages carry terminal colours; charges are read from the plain text. */
+// eslint-disable-next-line no-control-regex
+export const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
 /** The requirement IDs a failure message charges: each block's leading `[ID, …]`. */
 export function chargedIds(message: string): string[] {
   const ids = [...message.matchAll(/^(?:Error: )?\[([A-Z][A-Z0-9, -]*)\] /gm)].flatMap((match) =>
@@ -108,6 +112,8 @@ export interface TestRecord {
   notRun: { requirement: string; reason: string }[];
   /** The test stopped at a limit of the run (write budget, rate limit): why. */
   stoppedBy?: string;
+  /** It failed only on requirements listed as known failures (marked expected, its worker kept). */
+  known?: boolean;
   requests: number;
   petsCreated: number;
   /** Answers that asked to wait (429, 503 with Retry-After); each request was sent again. */
@@ -189,6 +195,8 @@ export interface RequirementResult extends Requirement {
   reasons: string[];
   /** The checks charged to it: which test (index into Summary.tests), and the message. */
   failures: { test: number; message: string; source: Charge['source'] }[];
+  /** Listed as a known failure of the target: which changes no verdict. */
+  known: boolean;
   tests: TestRef[];
 }
 
@@ -242,6 +250,8 @@ export interface Summary extends RunFacts {
     requirements: Record<Verdict, number> & { total: number };
     advisories: Record<AdvisoryVerdict, number> & { total: number };
   };
+  /** The requirements the run was told this target fails (CONFORMANCE_KNOWN_FAILURES). */
+  knownFailures: string[];
   requirements: RequirementResult[];
   advisories: AdvisoryResult[];
   tests: TestRecord[];
@@ -333,7 +343,12 @@ const sum = (tests: TestRecord[], pick: (test: TestRecord) => number) =>
   tests.reduce((total, test) => total + pick(test), 0);
 
 /** The summary of one target's tests. */
-export function summarize(facts: RunFacts, tests: TestRecord[], targetName = ''): Summary {
+export function summarize(
+  facts: RunFacts,
+  tests: TestRecord[],
+  targetName = '',
+  knownFailures: readonly string[] = [],
+): Summary {
   const sectionTitle = (section: string) => catalogue.sections[section] ?? '';
   const requirements: RequirementResult[] = [];
   const advisories: AdvisoryResult[] = [];
@@ -341,7 +356,13 @@ export function summarize(facts: RunFacts, tests: TestRecord[], targetName = '')
     const refs = refsTo(requirement.id, tests);
     const base = { ...requirement, sectionTitle: sectionTitle(requirement.section) };
     if (requirement.kind !== 'advisory') {
-      requirements.push({ ...base, ...judgeRequirement(requirement.id, tests), tests: refs });
+      const known = knownFailures.includes(requirement.id);
+      requirements.push({
+        ...base,
+        ...judgeRequirement(requirement.id, tests),
+        known,
+        tests: refs,
+      });
       continue;
     }
     const found = tests.flatMap((test) =>
@@ -371,27 +392,40 @@ export function summarize(facts: RunFacts, tests: TestRecord[], targetName = '')
     throttled: sum(tests, (test) => test.throttled),
     pausedMs: sum(tests, (test) => test.pausedMs),
     totals,
+    knownFailures: [...knownFailures],
     requirements,
     advisories,
     tests,
   };
 }
 
+/** Known failures that did not fail: the list is out of date (or the check could not decide). */
+export function knownButNotFailed(summary: Summary): RequirementResult[] {
+  return summary.requirements.filter((item) => item.known && item.verdict !== 'failed');
+}
+
 /** The console lines closing a run: conformance counts non-advisory requirements only. */
 export function consoleSummary(summary: Summary): string[] {
   const { requirements: counts, advisories } = summary.totals;
   const who = summary.targetName ? `${summary.targetName}: ` : '';
-  const named = (verdict: Verdict) =>
-    summary.requirements.filter((item) => item.verdict === verdict).map((item) => item.id);
   const others = (['failed', 'inconclusive', 'blocked', 'not run'] as const)
     .filter((verdict) => counts[verdict] > 0)
     .map((verdict) => `${counts[verdict]} ${verdict}`);
-  const failed = named('failed');
+  const failed = summary.requirements
+    .filter((item) => item.verdict === 'failed')
+    .map((item) => (item.known ? `${item.id} (known)` : item.id));
   const lines = [
     `${who}Conformance: ${counts.passed} of ${counts.total} requirements passed` +
       `${others.length ? `, ${others.join(', ')}` : ''}` +
       `${failed.length ? ` (failed: ${failed.join(', ')})` : ''}.`,
   ];
+  const stale = knownButNotFailed(summary).map((item) => `${item.id} ${item.verdict}`);
+  if (stale.length > 0) {
+    lines.push(
+      `${who}Listed as known failures, but did not fail: ${stale.join(', ')}. ` +
+        'Remove what passed from the list.',
+    );
+  }
   for (const verdict of ['inconclusive', 'blocked'] as const) {
     for (const item of summary.requirements.filter((one) => one.verdict === verdict)) {
       lines.push(`  ${item.id} ${verdict}: ${item.reasons.join('; ')}`);

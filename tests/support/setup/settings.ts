@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import 'dotenv/config';
 import type { ConfiguredFacts } from '../reporting/summary.ts';
 import { SetupError } from './setup-error.ts';
-import { type Target, loadTargets, singleTarget } from './targets.ts';
+import { type Target, loadTargets, requirementIdList, singleTarget } from './targets.ts';
 
 const env = process.env;
 const hint = 'see .env.example';
@@ -154,6 +154,23 @@ function reportsSetting(): ReportFormat[] {
 const categoryIds = env.CONFORMANCE_CATEGORY_IDS
   ? int64List('CONFORMANCE_CATEGORY_IDS', env.CONFORMANCE_CATEGORY_IDS)
   : undefined;
+/** CONFORMANCE_KNOWN_FAILURES: requirement IDs, comma-separated; a targets file lists them per target. */
+function knownFailuresSetting(): string[] {
+  const raw = env.CONFORMANCE_KNOWN_FAILURES ?? '';
+  const ids = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (ids.length > 0 && env.CONFORMANCE_TARGETS) {
+    fail(
+      'CONFORMANCE_KNOWN_FAILURES names the failures of one target: with CONFORMANCE_TARGETS, ' +
+        'list them as "knownFailures" of each target in its file',
+    );
+  }
+  return requirementIdList('CONFORMANCE_KNOWN_FAILURES', ids);
+}
+
+const knownFailures = knownFailuresSetting();
 const strict = boolSetting('CONFORMANCE_STRICT');
 const readOnly = boolSetting('CONFORMANCE_READONLY');
 
@@ -172,6 +189,7 @@ function targetsOfRun(): Target[] {
       remote: !usesReference,
       allowNonV1: boolSetting('CONFORMANCE_ALLOW_NON_V1_BASE'),
       categoryIds,
+      knownFailures,
       strict,
       readOnly,
     }),

@@ -1,12 +1,14 @@
 /**
  * The targets of a run. Without CONFORMANCE_TARGETS there is one: BASE_URL with API_KEY (or the
  * bundled reference). With it, a JSON file holds an array of targets, each
- * `{ "name", "baseUrl", "apiKeyEnv", "readOnly"?, "categoryIds"?, "strict"? }`, where apiKeyEnv
+ * `{ "name", "baseUrl", "apiKeyEnv", "readOnly"?, "categoryIds"?, "strict"?, "knownFailures"? }`,
+ * where apiKeyEnv
  * names the environment variable that holds the target's key: keys never go in the file. Each
  * target becomes a Playwright project of its own (playwright.config.ts), and all run in parallel.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { catalogue } from '../../../requirements/catalogue.ts';
 import { checkBaseUrl } from './base-url.ts';
 import { SetupError } from './setup-error.ts';
 
@@ -23,6 +25,12 @@ export interface Target {
   strict: boolean;
   /** The categoryIds it accepts, as decimal strings (a project's options are JSON). */
   categoryIds?: string[];
+  /**
+   * Requirements the target is known to fail (CONFORMANCE_KNOWN_FAILURES, or the targets file):
+   * they change no verdict; the report tells known failures from new ones, and names those listed
+   * that did not fail.
+   */
+  knownFailures?: string[];
 }
 
 const where = 'in the environment or in .env (see .env.example)';
@@ -53,12 +61,32 @@ function int64Strings(owner: string, values: unknown): string[] {
   });
 }
 
+const conformanceIds = new Set<string>(
+  catalogue.requirements.filter((item) => item.kind !== 'advisory').map((item) => item.id),
+);
+
+/** Requirement IDs, each of the catalogue and none an advisory (advisories never fail a run). */
+export function requirementIdList(owner: string, values: unknown): string[] {
+  if (!Array.isArray(values) || values.some((value) => typeof value !== 'string')) {
+    fail(`${owner} must be a list of requirement IDs (got ${JSON.stringify(values)})`);
+  }
+  const unknown = (values as string[]).filter((id) => !conformanceIds.has(id));
+  if (unknown.length > 0) {
+    fail(
+      `${owner}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} no requirement of ` +
+        'the catalogue (requirements/catalogue.json; advisories never fail a run)',
+    );
+  }
+  return [...new Set(values as string[])];
+}
+
 /** The one target of BASE_URL (or of the bundled reference), checked. */
 export function singleTarget(options: {
   baseUrl: string;
   remote: boolean;
   allowNonV1: boolean;
   categoryIds?: readonly bigint[];
+  knownFailures?: readonly string[];
   strict: boolean;
   readOnly: boolean;
 }): Target {
@@ -86,6 +114,7 @@ export function singleTarget(options: {
     strict: options.strict,
   };
   if (options.categoryIds) target.categoryIds = options.categoryIds.map(String);
+  if (options.knownFailures?.length) target.knownFailures = [...options.knownFailures];
   return target;
 }
 
@@ -143,6 +172,10 @@ export function loadTargets(
     };
     if (item.categoryIds !== undefined)
       target.categoryIds = int64Strings(`${owner} (${name})`, item.categoryIds);
+    if (item.knownFailures !== undefined) {
+      const known = requirementIdList(`${owner} (${name}): "knownFailures"`, item.knownFailures);
+      if (known.length) target.knownFailures = known;
+    }
     return target;
   });
   // Redaction removes every target's key from every report.
