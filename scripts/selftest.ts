@@ -1,14 +1,15 @@
 /**
- * Runs the project's own tests (selftest/*.test.ts), two files at a time, the longest first.
+ * `npm test`: runs the project's own tests, selftest/*.test.ts, two files
+ * at a time, each in a process of its own, with Node's spec reporter. Any failure, or a file that
+ * fails to load, makes the exit code 1. Arguments: test files to run instead of all.
  *
- * Why not `node --test selftest/*.test.ts`: its files run one at a time on two cores (its default
+ * Why not `node --test selftest/*.test.ts`: it runs files one at a time on two cores (its default
  * is the cores less one), and in name order when told to run several at once. The mutation
- * self-test alone takes over half of the time and keeps both cores busy; the other files spend
- * much of theirs waiting (on rate limits, timeouts, child processes starting) and fill in beside
- * it. Started first, it ends about when the others do.
- *
- * Each file still runs in a process of its own, with Node's spec reporter; any failure, or a file
- * that fails to load, makes the exit code 1. Arguments: test files to run instead of all.
+ * self-test alone takes most of the CPU and time, busy on every core; it starts first, at a lower
+ * priority (it sets its own niceness), and takes whatever CPU the other files leave. They run one
+ * after another beside it, on an almost quiet machine for those that time runs: the staging
+ * checks first (a rate-limited gateway's time bound, mostly waiting), then the static checks
+ * (ESLint, Prettier, actionlint, tsc), then the rest in name order.
  */
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,14 +19,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const folder = join(root, 'selftest');
-/** Started first: the file that takes longest. The others follow in name order. */
-const longest = ['mutation.test.ts'];
+/** Started in this order; the others follow in name order. */
+const first = ['mutation.test.ts', 'staging.test.ts', 'static-checks.test.ts'];
 
 const all = readdirSync(folder)
   .filter((name) => name.endsWith('.test.ts'))
   .sort((a, b) => {
-    const [x, y] = [longest.indexOf(a), longest.indexOf(b)];
-    return (x < 0 ? longest.length : x) - (y < 0 ? longest.length : y) || a.localeCompare(b);
+    const [x, y] = [first.indexOf(a), first.indexOf(b)];
+    return (x < 0 ? first.length : x) - (y < 0 ? first.length : y) || a.localeCompare(b);
   })
   .map((name) => join(folder, name));
 const asked = process.argv.slice(2).map((file) => resolve(file));
