@@ -36,5 +36,5 @@ const stream = run({ files, concurrency: 2 });
 stream.on('test:fail', () => {
   process.exitCode = 1;
 });
-// Node 20 exports the spec reporter as a class; later versions also accept it as it is.
+// The spec reporter is a stream class (Node 20 to 24): one instance for the run.
 stream.compose(new spec()).pipe(process.stdout);
