@@ -2,9 +2,9 @@
  * The targets of a run. Without CONFORMANCE_TARGETS there is one: BASE_URL with API_KEY (or the
  * bundled reference). With it, a JSON file holds an array of targets, each
  * `{ "name", "baseUrl", "apiKeyEnv", "readOnly"?, "categoryIds"?, "strict"?, "knownFailures"? }`,
- * where apiKeyEnv
- * names the environment variable that holds the target's key: keys never go in the file. Each
- * target becomes a Playwright project of its own (playwright.config.ts), and all run in parallel.
+ * where apiKeyEnv names the environment variable that holds the target's key: keys never go in
+ * the file. Each target becomes a Playwright project of its own (playwright.config.ts), and all
+ * run in parallel.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
