@@ -5,8 +5,9 @@
  *
  * Two runs of the auth checks against the same fault (auth-any-token, which breaks
  * AUTH-401-INVALID), with one worker: one lists AUTH-401-INVALID as known (and AUTH-401-MISSING,
- * which the fault does not break), the other lists nothing. Plus the rule that marks a failure
- * known, and the checks of the setting.
+ * which the fault does not break), the other lists nothing. Their console lines, summaries and
+ * summary pages, and the overview of both, are read. Plus the rule that marks a failure known,
+ * and the checks of the setting.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startReference } from '../reference/src/server.ts';
+import { overviewOf } from '../tests/support/reporting/overview.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
 import { loadTargets } from '../tests/support/setup/targets.ts';
 import { knownFailureOf } from '../tests/support/vocabulary/known-failures.ts';
@@ -26,6 +28,8 @@ interface Run {
   exitCode: number;
   output: string;
   summary: Summary;
+  /** The summary page (conformance.html). */
+  page: string;
   tests: TestOutcome[];
 }
 
@@ -60,6 +64,7 @@ async function authRun(name: string, knownFailures?: string[]): Promise<Run> {
     return {
       ...run,
       summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary,
+      page: readFileSync(join(dir, 'targets', name, 'conformance.html'), 'utf8'),
       tests: readResults(results),
     };
   } finally {
@@ -113,6 +118,18 @@ describe('known failures', { concurrency: true }, () => {
     assert.match(
       listed.output,
       /Listed as known failures, but did not fail: AUTH-401-MISSING passed\. Remove/,
+    );
+    // The summary page marks the known failure and names the listed requirement that passed.
+    assert.match(
+      listed.page,
+      /AUTH-401-INVALID<\/a> <span class="muted">\(listed as a known failure\)/,
+    );
+    assert.match(listed.page, /Listed as known, did not fail<\/dt><dd>AUTH-401-MISSING passed/);
+    assert.doesNotMatch(unlisted.page, /listed as a known failure/);
+    // A run of several targets says which failed on known failures only.
+    assert.match(
+      overviewOf([listed.summary, unlisted.summary]).line,
+      /\(not conformant: listed \(known failures only\), unlisted\)/,
     );
     const plain = unlisted.summary.requirements.find((item) => item.id === fault.breaks)!;
     assert.equal(plain.known, false);
