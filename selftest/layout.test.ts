@@ -3,7 +3,8 @@
  * - spec files import only the vocabulary (`tests/support/vocabulary/index.ts`);
  * - each subsystem folder imports only the folders its README allows ("May import: …");
  * - each folder's README lists every file in it, so that the table a newcomer reads is current;
- * - the suite builds on the Playwright test that has no browser fixtures, while Playwright has one.
+ * - the suite builds on the Playwright test that has no browser fixtures, while Playwright has one;
+ * - fast-check and lossless-json are required in one place each, never imported as modules.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -110,3 +111,36 @@ test("Playwright still exports its test without browser fixtures (the suite's ba
   const fixtures = readFileSync(join(support, 'vocabulary/fixtures.ts'), 'utf8');
   assert.match(fixtures, /\._utilityTest \?\?/, 'vocabulary/fixtures.ts builds on _utilityTest');
 });
+
+/** The TypeScript files of a folder and its subfolders, as paths from the project root. */
+function typeScriptFiles(folder: string): string[] {
+  return readdirSync(join(projectRoot, folder), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => join(folder, name));
+}
+
+// Their CommonJS builds are required (see vocabulary/fast-check.ts for why). A module import
+// elsewhere would load the other build beside it: a second copy, whose arbitraries and numbers
+// the first does not recognise, and the loader's round trips back.
+const requiredIn: Record<string, string[]> = {
+  'fast-check': ['tests/support/vocabulary/fast-check.ts'],
+  'lossless-json': ['reference/src/json.ts', 'tests/support/http/lossless-json.ts'],
+};
+
+for (const [name, places] of Object.entries(requiredIn)) {
+  test(`${name} is required in ${places.join(' and ')}, and imported nowhere as a module`, () => {
+    const valueImport = new RegExp(
+      `(^|\\n)\\s*(import|export)(?!\\s+type\\b)[^;]*?from\\s+'${name}'|import\\(\\s*'${name}'`,
+    );
+    const required = new RegExp(
+      `require\\)?\\(\\s*'${name}',?\\s*\\)|\\(import\\.meta\\.url\\)\\(\\s*'${name}'`,
+    );
+    const requiring: string[] = [];
+    for (const file of [...typeScriptFiles('tests'), ...typeScriptFiles('reference/src')]) {
+      const text = readFileSync(join(projectRoot, file), 'utf8');
+      assert.ok(!valueImport.test(text), `${file} imports ${name}: use ${places.join(' or ')}`);
+      if (required.test(text)) requiring.push(file);
+    }
+    assert.deepEqual(requiring.sort(), places);
+  });
+}

@@ -5,11 +5,11 @@
  * because it only grows. Every pet this run created is held to what it was created with wherever
  * a list shows it (vocabulary/attribution.ts).
  */
-import fc from 'fast-check';
 import {
   type KnownPet,
   advisoryOf,
   checkProperty,
+  fc,
   expect,
   generate,
   inconclusive,

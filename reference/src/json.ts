@@ -2,7 +2,14 @@
 // Request bodies are parsed with lossless-json: every number stays a JsonNumber that keeps its
 // literal text, so the validator can tell 7 from 7.0 and 2^63 from 2^63-1. Replies may hold
 // bigint values, which lossless-json's stringify writes as exact JSON integers.
-import { parse, stringify } from 'lossless-json';
+import { createRequire } from 'node:module';
+import type * as LosslessJson from 'lossless-json';
+
+// Required, not imported: its module build is ten files, each a round trip to the TypeScript
+// loader's thread on Node 20 when the reference starts in Playwright's runner; the CommonJS
+// build is one. The probes use this same copy (variants/probe.ts).
+export const losslessJson = createRequire(import.meta.url)('lossless-json') as typeof LosslessJson;
+const { parse, stringify } = losslessJson;
 
 /** A JSON number exactly as it was written in the request body. */
 export class JsonNumber {

@@ -2,7 +2,7 @@
 // reference. Probes run against a reference started with the API key KEY; its seeded pets get
 // ids 1, 2, 3... and statuses available, pending, sold, none, available...
 import assert from 'node:assert/strict';
-import { parse } from 'lossless-json';
+import { losslessJson } from '../json.ts';
 import type { ReferenceHandle } from '../server.ts';
 
 export const KEY = 'selftest-key';
@@ -24,7 +24,7 @@ export interface Answer {
 
 /** JSON with integers kept exact (bigint), so comparisons never go through a double. */
 export function exact(text: string): unknown {
-  return parse(text, null, (n) => (/^-?[0-9]+$/.test(n) ? BigInt(n) : Number(n)));
+  return losslessJson.parse(text, null, (n) => (/^-?[0-9]+$/.test(n) ? BigInt(n) : Number(n)));
 }
 
 export async function call(url: string, init: RequestInit = {}): Promise<Answer> {

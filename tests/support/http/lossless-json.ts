@@ -5,7 +5,15 @@
  * which would let a target that corrupts large ids pass. Here every number keeps its literal text
  * (a LosslessNumber); exact integers are read from that text as BigInt.
  */
-import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
+import { createRequire } from 'node:module';
+import type * as LosslessJson from 'lossless-json';
+import type { LosslessNumber } from 'lossless-json';
+
+// Required, not imported: its module build is ten files, each a round trip to Node 20's loader
+// thread in the runner and in every worker; the CommonJS build is one (vocabulary/fast-check.ts).
+const { isLosslessNumber, parse, stringify } = createRequire(import.meta.url)(
+  'lossless-json',
+) as typeof LosslessJson;
 
 export type JsonValue =
   null | boolean | string | LosslessNumber | JsonValue[] | { [key: string]: JsonValue };

@@ -2,10 +2,11 @@
  * Generated inputs (fast-check arbitraries): what hand-picked examples miss, a name that loses an
  * emoji, a categoryId that rounds somewhere above 2^53, a truncation at some length.
  */
-import fc from 'fast-check';
+import type { Arbitrary } from 'fast-check';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { type Body, type NewPet, type PetStatus, petStatuses } from '../http/client.ts';
 import { INT64_MAX, INT64_MIN, stringifyExact } from '../http/lossless-json.ts';
+import { fc } from './fast-check.ts';
 
 const twoTo53 = 2n ** 53n;
 
@@ -13,7 +14,7 @@ const twoTo53 = 2n ** 53n;
  * int64 values over the whole range, with extra weight at the bounds and around ±2^53 (where a
  * double stops holding every integer).
  */
-export const int64 = (): fc.Arbitrary<bigint> =>
+export const int64 = (): Arbitrary<bigint> =>
   fc.oneof(
     { weight: 4, arbitrary: fc.bigInt({ min: INT64_MIN, max: INT64_MAX }) },
     { weight: 1, arbitrary: fc.constantFrom(INT64_MIN, INT64_MIN + 1n, INT64_MAX - 1n, INT64_MAX) },
@@ -55,7 +56,7 @@ const tricky = fc.constantFrom(
  * one cannot be encoded in UTF-8). Generated directly: filtering them out of fast-check's
  * `binary` strings would throw away nearly every long string.
  */
-const scalarValue = (): fc.Arbitrary<string> =>
+const scalarValue = (): Arbitrary<string> =>
   fc
     .oneof(fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff }))
     .map((codePoint) => String.fromCodePoint(codePoint));
@@ -65,7 +66,7 @@ const scalarValue = (): fc.Arbitrary<string> =>
  * name carries the run's marker, at the start, the end or inside, so that what surrounds it
  * (leading whitespace too) reaches the target.
  */
-export const petName = (marker: string): fc.Arbitrary<string> =>
+export const petName = (marker: string): Arbitrary<string> =>
   fc
     .tuple(
       fc.oneof(
@@ -93,14 +94,14 @@ export const petName = (marker: string): fc.Arbitrary<string> =>
     });
 
 /** A status, or none (the field left out). */
-export const maybeStatus = (): fc.Arbitrary<PetStatus | undefined> =>
+export const maybeStatus = (): Arbitrary<PetStatus | undefined> =>
   fc.option(fc.constantFrom(...petStatuses), { nil: undefined });
 
 /**
  * Valid NewPets: any name, any int64 categoryId (or, for a target that declared its categories,
  * one of those), status present or absent.
  */
-export const newPet = (marker: string, categoryIds?: readonly bigint[]): fc.Arbitrary<NewPet> =>
+export const newPet = (marker: string, categoryIds?: readonly bigint[]): Arbitrary<NewPet> =>
   fc
     .record({
       name: petName(marker),
@@ -141,7 +142,7 @@ export interface InvalidBody {
 const json = (value: unknown): Body => ({ raw: stringifyExact(value) });
 
 /** Invalid createPet bodies, each breaking exactly one rule of NewPet. */
-export const invalidBody = (name: string, categoryId: bigint): fc.Arbitrary<InvalidBody> => {
+export const invalidBody = (name: string, categoryId: bigint): Arbitrary<InvalidBody> => {
   const base = (extra: Record<string, unknown>) => ({ name, categoryId, ...extra });
   const notString = fc.oneof(
     fc.integer(),
@@ -218,10 +219,10 @@ export const invalidBody = (name: string, categoryId: bigint): fc.Arbitrary<Inva
 };
 
 /** limit values inside 1..100. */
-export const limitInRange = (): fc.Arbitrary<number> => fc.integer({ min: 1, max: 100 });
+export const limitInRange = (): Arbitrary<number> => fc.integer({ min: 1, max: 100 });
 
 /** limit values outside 1..100 or not integers, as sent in the query. */
-export const limitOutOfRange = (): fc.Arbitrary<string> =>
+export const limitOutOfRange = (): Arbitrary<string> =>
   fc.oneof(
     fc.integer({ max: 0 }).map(String),
     fc.integer({ min: 101 }).map(String),
@@ -233,4 +234,4 @@ export const limitOutOfRange = (): fc.Arbitrary<string> =>
   );
 
 /** Status filter values: the three PetStatus values. */
-export const statusFilter = (): fc.Arbitrary<PetStatus> => fc.constantFrom(...petStatuses);
+export const statusFilter = (): Arbitrary<PetStatus> => fc.constantFrom(...petStatuses);

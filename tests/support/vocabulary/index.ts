@@ -11,6 +11,7 @@ export { inconclusive, notRun } from './verdicts.ts';
 export { type KnownPet, beyondDoubleRange, petIn, petsIn } from './attribution.ts';
 export { req, propertyOf, advisoryOf, section } from './tags.ts';
 export * as generate from './generators.ts';
+export { fc } from './fast-check.ts';
 export { checkProperty } from './property.ts';
 export { together } from './together.ts';
 export {

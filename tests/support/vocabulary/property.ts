@@ -10,14 +10,15 @@
  * - a property cut short by its time limit before its runs were done decided nothing: its
  *   requirements are marked inconclusive, never passed.
  */
-import fc from 'fast-check';
 import { test } from '@playwright/test';
+import type { Arbitrary } from 'fast-check';
 import { relative } from 'node:path';
 import { RateLimitExhausted } from '../http/client.ts';
 import { WriteBudgetExceeded } from '../http/run-state.ts';
 import { propertyFailure } from '../reporting/failure-text.ts';
 import { chargedIds } from '../reporting/summary.ts';
 import { settings } from '../setup/settings.ts';
+import { fc } from './fast-check.ts';
 import { inconclusive, ownRequirements, primaryRequirement } from './verdicts.ts';
 
 export interface PropertyOptions {
@@ -36,7 +37,7 @@ const runsOf = (options: PropertyOptions) =>
   options.runs === 'half' ? Math.ceil(settings.fcRuns / 2) : settings.fcRuns;
 
 export async function checkProperty<T>(
-  arbitrary: fc.Arbitrary<T>,
+  arbitrary: Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
   options: PropertyOptions = {},
 ): Promise<void> {
