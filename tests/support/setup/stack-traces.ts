@@ -15,11 +15,20 @@
  * under node_modules and Node's own are candidates, and a file is written here only after its
  * first frame came out the same both ways. Anything unexpected falls back to the whole original.
  *
+ * And source-map-support looks for a map comment in every file of a stack once a process, reading
+ * it whole as text, Playwright's 3.6 MB core bundle included (15 ms in the runner and in each
+ * worker). A file under node_modules whose bytes hold no "sourceMappingURL" cannot have one
+ * (Playwright transforms no file there, so it keeps no map for one either): for such a file it is
+ * given a blank line instead, found by a byte search a quarter as long. Its frames then read the
+ * same: with no map the position is the file's own either way.
+ *
  * CONFORMANCE_STACK_AUDIT=<file> writes every stack both ways and appends any difference to the
  * file, with the count compared (selftest/stack-traces.test.ts).
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 type Prepare = (error: Error, frames: NodeJS.CallSite[]) => unknown;
 
@@ -197,12 +206,45 @@ function audited(original: Prepare, fast: Prepare, file: string): Prepare {
   };
 }
 
+/**
+ * The text source-map-support searches for a map comment, for a JavaScript file under
+ * node_modules whose bytes hold no "sourceMappingURL": a blank line, which holds none either.
+ * Any other file (TypeScript, a map, Node's own, a file that names a map) is left to it: null.
+ */
+function blankIfMapless(path: string): string | null {
+  const file = path.startsWith('file://') ? fileURLToPath(path) : path;
+  if (!file.includes(`${sep}node_modules${sep}`) || !/\.[cm]?js$/.test(file)) return null;
+  try {
+    return readFileSync(file).includes('sourceMappingURL') ? null : '\n';
+  } catch {
+    return null;
+  }
+}
+
+interface SourceMapSupport {
+  install(options: {
+    retrieveFile?: (path: string) => string | null;
+    handleUncaughtExceptions?: boolean;
+  }): void;
+}
+
 /** Wraps Playwright's Error.prepareStackTrace once per process; nothing when there is none. */
 export function installFastStackTraces(): void {
   const holder = globalThis as { [installed]?: boolean };
   const original = Error.prepareStackTrace as Prepare | undefined;
   if (holder[installed] || typeof original !== 'function') return;
   holder[installed] = true;
+  // Playwright's own copy of source-map-support, the one that wrote `original`; a later Playwright
+  // without it only loses the speed. install() adds the handler before the file reader; the rest
+  // of it was done.
+  try {
+    const { sourceMapSupport } = createRequire(import.meta.url)(
+      'playwright-core/lib/utilsBundle',
+    ) as { sourceMapSupport?: SourceMapSupport };
+    sourceMapSupport?.install({ retrieveFile: blankIfMapless, handleUncaughtExceptions: false });
+  } catch {
+    // the original reads every file, as before
+  }
   const fast = fastPrepare(original);
   const audit = process.env.CONFORMANCE_STACK_AUDIT;
   Error.prepareStackTrace = (audit ? audited(original, fast, audit) : fast) as never;
