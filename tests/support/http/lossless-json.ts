@@ -33,6 +33,8 @@ export function isJsonNumber(value: unknown): value is LosslessNumber {
 }
 
 const NUMBER_LITERAL = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/** An integer written without fraction or exponent, short enough to stay below 10^40. */
+const PLAIN_INTEGER = /^-?(?:0|[1-9]\d{0,39})$/;
 
 /**
  * The exact integer a JSON number literal denotes, or undefined when it has a fractional part.
@@ -40,6 +42,8 @@ const NUMBER_LITERAL = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
  * 10^40 are returned as ±10^40: far outside int64, and cheap even for `1e999999`.
  */
 export function exactInteger(literal: string): bigint | undefined {
+  // Most literals of a run (every id and categoryId of every list) are plain integers.
+  if (PLAIN_INTEGER.test(literal)) return BigInt(literal);
   const match = NUMBER_LITERAL.exec(literal);
   if (!match) return undefined;
   const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
