@@ -133,9 +133,13 @@ function fastPrepare(original: Prepare): Prepare {
      * on those frames alone (and on source maps, which do not change in a run), so a mapped frame
      * met again (the same call site, called from the same place) is written from the cache.
      */
+    // A frame's key serves every frame below it up to the next setter: made once per stack.
+    const keys: string[] = new Array(frames.length);
+    const keyOf = (j: number) => (keys[j] ??= frameKey(frames[j]!));
     const originalLine = (i: number): string | undefined => {
       const end = setter === -1 ? i + 1 : setter + 1;
-      const key = frames.slice(i, end).map(frameKey).join('\n');
+      let key = keyOf(i);
+      for (let j = i + 1; j < end; j++) key += `\n${keyOf(j)}`;
       const known = mappedLines.get(key);
       if (known !== undefined) return known;
       const text = String(original(error, frames.slice(i, end)));
