@@ -36,18 +36,30 @@ export function secretForms(key: string): string[] {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+type Redactor = (text: string) => string;
+
+/** Made once per key: redaction runs on every string of every step and report of a run. */
+const redactors = new Map<string, Redactor>();
+
+/** The function that replaces every form of one key, longest form first. */
+function redactorOf(key: string): Redactor {
+  const known = redactors.get(key);
+  if (known) return known;
+  const steps = secretForms(key).map((form): Redactor => {
+    if (form.length >= SHORT_KEY) {
+      return (text) => (text.includes(form) ? text.split(form).join(redactedKey) : text);
+    }
+    const alone = new RegExp(`(?<![\\w.~+/=-])${escapeRegExp(form)}(?![\\w.~+/=-])`, 'g');
+    return (text) => (text.includes(form) ? text.replace(alone, redactedKey) : text);
+  });
+  const redactor: Redactor = (text) => steps.reduce((out, step) => step(out), text);
+  redactors.set(key, redactor);
+  return redactor;
+}
+
 /** The text with every form of one key replaced by <API_KEY>. */
 export function redactKey(text: string, key: string): string {
-  return secretForms(key).reduce(
-    (out, form) =>
-      form.length >= SHORT_KEY
-        ? out.split(form).join(redactedKey)
-        : out.replace(
-            new RegExp(`(?<![\\w.~+/=-])${escapeRegExp(form)}(?![\\w.~+/=-])`, 'g'),
-            redactedKey,
-          ),
-    text,
-  );
+  return redactorOf(key)(text);
 }
 
 /** The text with every form of every key of the run (or of the keys given) replaced. */
