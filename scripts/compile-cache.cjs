@@ -19,6 +19,7 @@ const Module = require('node:module');
 const path = require('node:path');
 const fs = require('node:fs');
 const crypto = require('node:crypto');
+const v8 = require('node:v8');
 const vm = require('node:vm');
 const { threadId } = require('node:worker_threads');
 
@@ -40,7 +41,9 @@ function install() {
   // Each kind of process (the runner, a worker, a loader thread: named by its entry script) runs
   // other functions of the same bundles, so each keeps its own cache of what it compiled.
   const role = `${path.basename(process.argv[1] || 'node')}-${threadId === 0 ? 'main' : 'thread'}`;
-  const version = `${process.version}-${process.arch}-${role}`;
+  // V8's own tag for a cache (its version, its flags, the CPU's features): runs with other V8
+  // flags keep caches of their own, rather than each rejecting and rewriting the other's.
+  const version = `${process.version}-${process.arch}-${role}-${v8.cachedDataVersionTag()}`;
   // Scripts compiled without a usable cache: theirs is written as the process exits, when it
   // holds every function the process ran (V8 compiles functions lazily, on their first call; a
   // cache made right after compiling would hold the top level only).
