@@ -38,7 +38,9 @@ test('stack traces read the same, written fast', { timeout: 120_000 }, async () 
     const compared = records.reduce((sum, record) => sum + (record.compared ?? 0), 0);
     // Each process reports its count as it exits: the main process and at least one worker.
     assert.ok(records.length >= 2, `counts from ${records.length} process(es)`);
-    assert.ok(compared > 500, `only ${compared} stacks were written`);
+    // About 470: a request and each example's expect capture one (a property's runs, checked with
+    // verify(), do not).
+    assert.ok(compared > 400, `only ${compared} stacks were written`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await target.close();

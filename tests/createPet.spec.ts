@@ -27,6 +27,7 @@ import {
   section,
   test,
   together,
+  verify,
 } from './support/vocabulary/index.ts';
 
 /** The categoryIds a target that declared its categories leaves unchecked: the int64 extremes. */
@@ -303,12 +304,12 @@ test.describe(`${section('4.2')}: generated inputs`, () => {
         const created = await api.createPet({ json: newPet });
         if (created.status === 400 && generate.nameMayBeRefused(newPet.name)) {
           // The document sets no size limit for names: refusing one is allowed, altering it is not.
-          expect(created).toAnswerError(400, { as: 'CREATE-ECHO' });
+          verify(created).toAnswerError(400, { as: 'CREATE-ECHO' });
           return;
         }
-        expect(created).toCreatePet(newPet);
+        verify(created).toCreatePet(newPet);
         if (getPetMayBeGone) return;
-        expect(await api.getPet(created.pet().id)).toReadBack(knownFrom(newPet, created));
+        verify(await api.getPet(created.pet().id)).toReadBack(knownFrom(newPet, created));
       });
     },
   );
@@ -328,7 +329,7 @@ test.describe(`${section('4.2')}: generated inputs`, () => {
         generate.invalidBody(ownName('invalid'), pets.categoryId()),
         async ({ body, requirement }) => {
           // Each counterexample is charged to the rule it breaks, not to all six.
-          expect(await api.createPet(body)).toAnswerError(400, { as: requirement });
+          verify(await api.createPet(body)).toAnswerError(400, { as: requirement });
         },
         // Half the runs: each is a create request, and the examples above cover every rule.
         { runs: 'half' },

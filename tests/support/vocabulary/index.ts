@@ -6,7 +6,7 @@
  */
 export { test, expect } from './fixtures.ts';
 export { type Pets } from './pets.ts';
-export { because, isErrorAnswer } from './matchers.ts';
+export { because, isErrorAnswer, verify } from './matchers.ts';
 export { inconclusive, notRun } from './verdicts.ts';
 export { type KnownPet, beyondDoubleRange, petIn, petsIn } from './attribution.ts';
 export { req, propertyOf, advisoryOf, section } from './tags.ts';

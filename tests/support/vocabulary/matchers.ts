@@ -243,7 +243,7 @@ function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementI
 const describePet = (pet: Partial<Pet>) =>
   `name ${JSON.stringify(pet.name)}, categoryId ${pet.categoryId}, ${pet.status === undefined ? 'status omitted' : `status ${pet.status}`}`;
 
-export const expect = baseExpect.extend({
+const matchers = {
   /** The status expected; any body sent as application/json. */
   toAnswer(received: Answers, status: ExpectedStatus, options: CheckOptions = {}): MatcherResult {
     const own = options.as ?? primaryRequirement();
@@ -368,7 +368,37 @@ export const expect = baseExpect.extend({
       (response) => listProblems(response, expected, own),
     );
   },
-});
+};
+
+export const expect = baseExpect.extend(matchers);
+
+/** A failed check outside `expect`: its message is the matcher's, charges and all. */
+export class CheckFailed extends Error {}
+
+type Matchers = typeof matchers;
+/** Each matcher, without the answers: what `verify(answers)` offers. */
+export type Checks = {
+  [K in keyof Matchers]: Matchers[K] extends (received: never, ...args: infer A) => MatcherResult
+    ? (...args: A) => void
+    : never;
+};
+
+/**
+ * The same checks as `expect(answers).toX(…)`, without a step in the report each: for the runs of
+ * a property (property.ts), dozens of them, where a step per run costs time (Playwright reports
+ * each to the runner) and only the counterexample matters. A failure throws CheckFailed with the
+ * matcher's message; findings are recorded as always.
+ */
+export function verify(received: Answers): Checks {
+  const checks: Record<string, (...args: unknown[]) => void> = {};
+  for (const [name, matcher] of Object.entries(matchers)) {
+    checks[name] = (...args) => {
+      const result = (matcher as (...all: unknown[]) => MatcherResult)(received, ...args);
+      if (!result.pass) throw new CheckFailed(result.message());
+    };
+  }
+  return checks as Checks;
+}
 
 /** A message for a plain assertion: `[ID] detail`, charged to `as` or the test's first requirement. */
 export function because(detail: string, as?: RequirementId): string {

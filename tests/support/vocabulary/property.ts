@@ -9,6 +9,9 @@
  *   the counterexample broke (the check inside names it);
  * - a property cut short by its time limit before its runs were done decided nothing: its
  *   requirements are marked inconclusive, never passed.
+ *
+ * A predicate checks with `verify(answers).toX(…)`, the matchers without a report step each: the
+ * runs show as one step holding their requests, and the counterexample's failure as the test's.
  */
 import { test } from '@playwright/test';
 import type { Arbitrary } from 'fast-check';
@@ -48,34 +51,37 @@ export async function checkProperty<T>(
   let stop: unknown;
   let failures = 0;
   let sentAfterFailure = 0;
-  const details = await fc.check(
-    fc.asyncProperty(arbitrary, async (value) => {
-      if (stop) return true;
-      if (failures > 0 && sentAfterFailure++ >= shrinkRuns) return true;
-      try {
-        await predicate(value);
-        return true;
-      } catch (error) {
-        const limit = error instanceof WriteBudgetExceeded || error instanceof RateLimitExhausted;
-        if (limit || info.expectedStatus === 'skipped') {
-          stop = error;
+  const runs = runsOf(options);
+  const details = await test.step(`${runs} generated inputs`, () =>
+    fc.check(
+      fc.asyncProperty(arbitrary, async (value) => {
+        if (stop) return true;
+        if (failures > 0 && sentAfterFailure++ >= shrinkRuns) return true;
+        try {
+          await predicate(value);
           return true;
+        } catch (error) {
+          const limit = error instanceof WriteBudgetExceeded || error instanceof RateLimitExhausted;
+          if (limit || info.expectedStatus === 'skipped') {
+            stop = error;
+            return true;
+          }
+          failures++;
+          throw error;
         }
-        failures++;
-        throw error;
-      }
-    }),
-    {
-      seed: settings.fcSeed,
-      path: settings.fcPath,
-      // Replaying a path runs exactly that counterexample, without shrinking it further.
-      endOnFailure: settings.fcPath !== undefined,
-      numRuns: runsOf(options),
-      // Within the test's own timeout, so that a slow target makes the property inconclusive
-      // rather than the test time out.
-      interruptAfterTimeLimit: options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2),
-    },
-  );
+      }),
+      {
+        seed: settings.fcSeed,
+        path: settings.fcPath,
+        // Replaying a path runs exactly that counterexample, without shrinking it further.
+        endOnFailure: settings.fcPath !== undefined,
+        numRuns: runs,
+        // Within the test's own timeout, so that a slow target makes the property inconclusive
+        // rather than the test time out.
+        interruptAfterTimeLimit:
+          options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2),
+      },
+    ));
   if (stop) throw stop;
   info.annotations.push({
     type: 'fast-check',
@@ -83,7 +89,7 @@ export async function checkProperty<T>(
   });
   if (!details.failed) {
     if (details.interrupted) {
-      const reason = `cut short by its time limit after ${details.numRuns} of ${runsOf(options)} runs`;
+      const reason = `cut short by its time limit after ${details.numRuns} of ${runs} runs`;
       for (const id of ownRequirements()) inconclusive(id, reason);
     }
     return;
