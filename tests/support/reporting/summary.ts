@@ -15,9 +15,11 @@
  * - not run: no test checked it (filtered out, skipped in read-only mode…), or a check of it was
  *   left out on purpose (categories restricted…): a requirement checked in part does not pass.
  * A reason is given for every verdict but passed and failed. An advisory (HTTP-standard
- * expectations beyond the document) is failed when a test tagged with it failed (strict mode),
- * flagged when a test recorded it as flagged, met when a test tagged with it passed, and not run
- * otherwise. Advisories never count toward conformance.
+ * expectations beyond the document, judged by the tests tagged with it, most of them requirement
+ * tests judging answers they already have) is failed when a check was charged to it (strict
+ * mode), flagged when a test recorded it as flagged, met when one recorded it as met, and not run
+ * otherwise. Advisories never count toward conformance: a test that failed only on advisories
+ * (strict mode) still decided its requirements.
  */
 import { type Requirement, catalogue } from '../../../requirements/catalogue.ts';
 
@@ -268,13 +270,35 @@ export function parseAdvisoryNote(description: string): AdvisoryNote | undefined
   return note;
 }
 
+const advisoryIds = new Set<string>(
+  catalogue.requirements.filter((item) => item.kind === 'advisory').map((item) => item.id),
+);
+
+/**
+ * A test that failed only because advisories were flagged in strict mode: each of its errors was
+ * charged to advisories alone. Such a check is soft, so the test ran to its end.
+ */
+function failedOnlyOnAdvisories(test: TestRecord): boolean {
+  const errors = test.charges.filter((charge) => charge.source === 'error');
+  return (
+    test.outcome === 'failed' &&
+    test.stoppedBy === undefined &&
+    errors.length > 0 &&
+    errors.every((charge) => advisoryIds.has(charge.requirement))
+  );
+}
+
 function refsTo(id: string, tests: TestRecord[]): TestRef[] {
   const refs: TestRef[] = [];
   tests.forEach((test, index) => {
     const charged = test.charges.some((charge) => charge.requirement === id);
     if (!test.requirements.includes(id) && !charged) return;
     const { title, file, line, project, skipReason } = test;
-    const outcome: Outcome = charged ? 'failed' : test.outcome;
+    const outcome: Outcome = charged
+      ? 'failed'
+      : failedOnlyOnAdvisories(test)
+        ? 'passed'
+        : test.outcome;
     const ref: TestRef = { title, file, line, project, outcome, test: index };
     if (skipReason !== undefined) ref.skipReason = skipReason;
     refs.push(ref);
@@ -301,7 +325,9 @@ function judgeRequirement(id: string, tests: TestRecord[]) {
   const leftOut = reasonsFor((test) => noteOf(test.notRun));
   if (leftOut.length > 0) return { verdict: 'not run' as Verdict, reasons: leftOut, failures };
   const decided = tagged.some(
-    (test) => test.outcome === 'passed' && noteOf(test.inconclusive) === undefined,
+    (test) =>
+      (test.outcome === 'passed' || failedOnlyOnAdvisories(test)) &&
+      noteOf(test.inconclusive) === undefined,
   );
   if (decided) return { verdict: 'passed' as Verdict, reasons: [], failures };
   const inconclusive = reasonsFor((test) => noteOf(test.inconclusive));
@@ -326,10 +352,17 @@ function judgeRequirement(id: string, tests: TestRecord[]) {
   };
 }
 
-function advisoryVerdict(refs: TestRef[], notesOf: AdvisoryNote[]): AdvisoryVerdict {
-  if (refs.some((ref) => ref.outcome === 'failed')) return 'failed';
+/** From charges and notes, not outcomes: a test judging an advisory may fail on its requirements. */
+function advisoryVerdict(
+  id: string,
+  tests: TestRecord[],
+  notesOf: AdvisoryNote[],
+): AdvisoryVerdict {
+  if (tests.some((test) => test.charges.some((charge) => charge.requirement === id))) {
+    return 'failed';
+  }
   if (notesOf.some((note) => note.verdict === 'flagged')) return 'flagged';
-  return refs.some((ref) => ref.outcome === 'passed') ? 'met' : 'not run';
+  return notesOf.some((note) => note.verdict === 'met') ? 'met' : 'not run';
 }
 
 function tally<V extends string>(all: readonly V[], of: { verdict: V }[]) {
@@ -369,7 +402,12 @@ export function summarize(
       test.advisories.filter((note) => note.id === requirement.id),
     );
     const findings = [...new Set(found.flatMap((note) => (note.detail ? [note.detail] : [])))];
-    advisories.push({ ...base, verdict: advisoryVerdict(refs, found), findings, tests: refs });
+    advisories.push({
+      ...base,
+      verdict: advisoryVerdict(requirement.id, tests, found),
+      findings,
+      tests: refs,
+    });
   }
   const totals = {
     requirements: tally(verdicts, requirements),
