@@ -31,6 +31,7 @@ import { availableParallelism, devNull } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import dotenv from 'dotenv';
+import { suiteVariables } from './suite-variables.ts';
 
 export const target = 1.6;
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -38,47 +39,6 @@ const cli = join(projectRoot, 'node_modules/@playwright/test/cli.js');
 const compileCache = join(projectRoot, 'scripts/compile-cache.cjs');
 const floorConfig = join(projectRoot, 'scripts/bench-floor/playwright.config.ts');
 const summaryFile = join(projectRoot, 'reports/conformance.json');
-
-/**
- * Every variable the suite, its Playwright configuration and the reference it starts read (see
- * tests/support/setup/settings.ts and .env.example). The child gets each one set, empty: the
- * default, and no .env can fill it in. selftest/benchmark.test.ts keeps the list complete.
- */
-export const suiteVariables = [
-  'BASE_URL',
-  'API_KEY',
-  'CONFORMANCE_TARGETS',
-  'CONFORMANCE_ALLOW_NON_V1_BASE',
-  'CONFORMANCE_CATEGORY_IDS',
-  'CONFORMANCE_DATE',
-  'CONFORMANCE_INSECURE_TLS',
-  'CONFORMANCE_KNOWN_FAILURES',
-  'CONFORMANCE_MAX_PETS',
-  'CONFORMANCE_MAX_RESPONSE_BYTES',
-  'CONFORMANCE_MAX_WAIT_S',
-  'CONFORMANCE_NON_V1_WARNED',
-  'CONFORMANCE_NO_COMPILE_CACHE',
-  'CONFORMANCE_PREFLIGHT_FAILED',
-  'CONFORMANCE_RATE',
-  'CONFORMANCE_READONLY',
-  'CONFORMANCE_REPORT_DIR',
-  'CONFORMANCE_REPORTS',
-  'CONFORMANCE_REQUEST_TIMEOUT_MS',
-  'CONFORMANCE_RUN_ID',
-  'CONFORMANCE_RUN_TIMEOUT_MS',
-  'CONFORMANCE_SECRET_VARS',
-  'CONFORMANCE_SHARD_OF_RUN',
-  'CONFORMANCE_STACK_AUDIT',
-  'CONFORMANCE_STRICT',
-  'CONFORMANCE_TEST_TIMEOUT_MS',
-  'CONFORMANCE_WORKERS',
-  'FC_PATH',
-  'FC_RUNS',
-  'FC_SEED',
-  'REFERENCE_PORT',
-  'SEED_PETS',
-  'VARIANT',
-];
 
 /** Variables the child does not inherit: the suite's own families, dotenv's options, Node's. */
 const notInherited = /^(CONFORMANCE_|FC_|DOTENV_)|^NODE_OPTIONS$/;

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import dotenv from 'dotenv';
-import { childEnvironment, remoteTargetIn, suiteVariables } from '../scripts/benchmark.ts';
+import { childEnvironment, remoteTargetIn } from '../scripts/benchmark.ts';
+import { suiteVariables } from '../scripts/suite-variables.ts';
 import { projectRoot } from './support/playwright.ts';
 
 const staging = 'https://staging.example.com/v1';
@@ -124,5 +125,5 @@ test('every variable the suite reads is among those the benchmark sets', () => {
     }
   }
   const missing = [...read].filter((name) => !handled.has(name));
-  assert.deepEqual(missing, [], 'add them to suiteVariables in scripts/benchmark.ts');
+  assert.deepEqual(missing, [], 'add them to suiteVariables in scripts/suite-variables.ts');
 });

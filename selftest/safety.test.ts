@@ -13,7 +13,7 @@
  * The runs are independent: they all start at once and `inSlot` lets a few run at a time.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,33 +29,19 @@ import {
   startHostileTarget,
   startSelfSignedTarget,
 } from './support/hostile-targets.ts';
-import { type TestOutcome, readResults, spawnPlaywright } from './support/playwright.ts';
+import { type SuiteRun, type TestOutcome, runSuite as runSuiteNow } from './support/playwright.ts';
 
 const apiKey = 'safety-key-4e1f9c2ab7';
 /** The check each run against a hostile answer makes: one unauthenticated getPet. */
 const oneRequest = ['--grep', '@AUTH-BEFORE-EXISTENCE'];
 
-/** Every setting the runs depend on, set, so that the developer's shell or .env cannot change them. */
+/** What these runs share; every other setting is left at its default (support/playwright.ts). */
 const baseEnv: Record<string, string> = {
   API_KEY: apiKey,
   // The JSON results and the summary are what these checks read.
   CONFORMANCE_REPORTS: 'json',
   CONFORMANCE_REQUEST_TIMEOUT_MS: '1000',
-  CONFORMANCE_TEST_TIMEOUT_MS: '',
-  CONFORMANCE_RUN_TIMEOUT_MS: '',
   CONFORMANCE_WORKERS: '1',
-  CONFORMANCE_MAX_PETS: '',
-  CONFORMANCE_MAX_RESPONSE_BYTES: '',
-  CONFORMANCE_READONLY: '',
-  CONFORMANCE_INSECURE_TLS: '',
-  CONFORMANCE_ALLOW_NON_V1_BASE: '',
-  CONFORMANCE_STRICT: '',
-  CONFORMANCE_RUN_ID: '',
-  CONFORMANCE_TARGETS: '',
-  CONFORMANCE_CATEGORY_IDS: '',
-  CONFORMANCE_RATE: '',
-  CONFORMANCE_MAX_WAIT_S: '',
-  CONFORMANCE_DATE: '',
 };
 
 /** At most this many suite runs at once: enough to overlap waits, few enough for two cores. */
@@ -73,37 +59,9 @@ async function inSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-interface SuiteRun {
-  exitCode: number;
-  output: string;
-  /** From the start of the process to its end (time spent waiting for a slot excluded). */
-  durationMs: number;
-  tests: TestOutcome[];
-  /** The run's conformance summary (one target), if it wrote one. */
-  summary?: Summary;
-}
-
 /** `playwright test` with the suite's own configuration, as a user runs it. */
 function runSuite(args: string[], env: Record<string, string>): Promise<SuiteRun> {
-  return inSlot(async () => {
-    // Reports and test output in a directory of this run's own: runs overlap, and Playwright
-    // empties its output directory as a run starts.
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-safety-'));
-    try {
-      const run = await spawnPlaywright(
-        [...args, '--output', join(dir, 'test-results')],
-        { ...baseEnv, CONFORMANCE_REPORT_DIR: dir, ...env },
-        90_000,
-      );
-      const results = join(dir, 'results.json');
-      const summaryFile = join(dir, 'conformance.json');
-      const outcome: SuiteRun = { ...run, tests: existsSync(results) ? readResults(results) : [] };
-      if (existsSync(summaryFile)) outcome.summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
-      return outcome;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  return inSlot(() => runSuiteNow(args, { ...baseEnv, ...env }, { timeoutMs: 90_000 }));
 }
 
 const shown = (run: SuiteRun) =>

@@ -13,68 +13,38 @@
  * - a property cut short by its time limit decided nothing: inconclusive, never passed.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startReference } from '../reference/src/server.ts';
 import {
   RATE_PER_SECOND,
   knownCategoryIds,
 } from '../reference/src/variants/conformant/variations.ts';
-import type { Summary } from '../tests/support/reporting/summary.ts';
 import { type HostileTarget, startHostileTarget } from './support/hostile-targets.ts';
 import { leakForms, scanBytes } from './support/leak-scan.ts';
-import { spawnPlaywright } from './support/playwright.ts';
+import { type SuiteRun, runSuite } from './support/playwright.ts';
 
 const apiKey = 'staging-key-3c9e1b7d';
 /** The gateway of the rate-limited variation: requests a second it lets through. */
 const gatewayRate = RATE_PER_SECOND;
 
-interface Run {
-  exitCode: number;
-  output: string;
-  durationMs: number;
-  summary?: Summary;
-}
-
 /** The suite as a user runs it, with these settings; reports in a temporary folder. */
-async function suite(args: string[], env: Record<string, string>): Promise<Run> {
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-staging-'));
-  try {
-    const run = await spawnPlaywright(
-      ['--output', join(dir, 'test-results'), ...args],
-      {
-        API_KEY: apiKey,
-        CONFORMANCE_REPORT_DIR: dir,
-        // The summary is all these checks read.
-        CONFORMANCE_REPORTS: 'none',
-        CONFORMANCE_TARGETS: '',
-        CONFORMANCE_RATE: '',
-        CONFORMANCE_CATEGORY_IDS: '',
-        CONFORMANCE_DATE: '',
-        CONFORMANCE_MAX_WAIT_S: '',
-        CONFORMANCE_READONLY: '',
-        CONFORMANCE_STRICT: '',
-        CONFORMANCE_RUN_ID: '',
-        FC_SEED: '20261122',
-        CI: '1',
-        ...env,
-      },
-      180_000,
-    );
-    const file = join(dir, 'conformance.json');
-    const result: Run = run;
-    if (existsSync(file)) result.summary = JSON.parse(readFileSync(file, 'utf8')) as Summary;
-    return result;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const suite = (args: string[], env: Record<string, string>): Promise<SuiteRun> =>
+  runSuite(
+    args,
+    {
+      API_KEY: apiKey,
+      // The summary is all these checks read.
+      CONFORMANCE_REPORTS: 'none',
+      FC_SEED: '20261122',
+      CI: '1',
+      ...env,
+    },
+    { timeoutMs: 180_000 },
+  );
 
-const shown = (run: Run) =>
+const shown = (run: SuiteRun) =>
   `\n--- exit ${run.exitCode}, ${run.durationMs} ms ---\n${run.output.slice(-4000)}`;
-const verdictOf = (run: Run, id: string) =>
+const verdictOf = (run: SuiteRun, id: string) =>
   run.summary?.requirements.find((item) => item.id === id);
 
 describe('staging environments', () => {

@@ -3,9 +3,11 @@
  * results: the project's own tests judge the suite by what it reports, not by its exit code.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { suiteVariables } from '../../scripts/suite-variables.ts';
+import type { Summary } from '../../tests/support/reporting/summary.ts';
 
 export const projectRoot = new URL('../../', import.meta.url).pathname;
 
@@ -22,13 +24,6 @@ export interface TestOutcome {
   /** The worker of the last result (each new worker process gets the next index) and its start. */
   workerIndex: number;
   startTime: string;
-}
-
-export interface RunResult {
-  exitCode: number;
-  output: string;
-  tests: TestOutcome[];
-  durationMs: number;
 }
 
 interface JsonSuite {
@@ -85,7 +80,16 @@ export interface ProcessResult {
   durationMs: number;
 }
 
-/** Runs a node script of the project (its arguments) in a child process; killed after `timeoutMs`. */
+/**
+ * Every setting of the suite empty (its default, which dotenv never replaces): a self-test's run
+ * does what the self-test says, whatever the developer's shell or .env holds.
+ */
+const blankSettings = Object.fromEntries(suiteVariables.map((name) => [name, '']));
+
+/**
+ * Runs a node script of the project (its arguments) in a child process, on the suite's defaults
+ * but for `env`; killed after `timeoutMs`.
+ */
 export async function spawnNode(
   args: string[],
   env: Record<string, string>,
@@ -94,7 +98,7 @@ export async function spawnNode(
   const started = Date.now();
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
-    env: { ...process.env, ...env, FORCE_COLOR: '0' },
+    env: { ...process.env, ...blankSettings, ...env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -126,39 +130,66 @@ export function readResults(file: string): TestOutcome[] {
   return tests;
 }
 
+export interface SuiteRun extends ProcessResult {
+  /** Playwright's JSON results, when the run wrote them (CONFORMANCE_REPORTS with json). */
+  tests: TestOutcome[];
+  /** The run's conformance summary (one target), when it wrote one. */
+  summary?: Summary;
+}
+
 /**
- * Runs `playwright test` with these arguments and environment, its reports and test results in a
- * temporary folder, removed afterwards (the suite's configured reporters: a run refuses
- * `--reporter` on the command line, which would bypass redaction, but for `--list`); resolves
- * with the JSON results the suite wrote there.
+ * The suite as a user runs it (`playwright test` with its own configuration and reporters), with
+ * these arguments and settings; its reports and test output in `dir` (kept for the caller) or in
+ * a temporary folder of its own, removed afterwards: runs may overlap, and Playwright empties its
+ * output folder as a run starts.
+ */
+export async function runSuite(
+  args: string[],
+  env: Record<string, string>,
+  options: { timeoutMs?: number; dir?: string } = {},
+): Promise<SuiteRun> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'conformance-selftest-'));
+  try {
+    const run = await spawnPlaywright(
+      ['--output', join(dir, 'test-results'), ...args],
+      { CONFORMANCE_REPORT_DIR: dir, ...env },
+      options.timeoutMs,
+    );
+    const results = join(dir, 'results.json');
+    const summaryFile = join(dir, 'conformance.json');
+    const outcome: SuiteRun = { ...run, tests: existsSync(results) ? readResults(results) : [] };
+    if (existsSync(summaryFile)) {
+      outcome.summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
+    }
+    return outcome;
+  } finally {
+    if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The suite's JSON results for these arguments (`--list --reporter=json` included: it writes where
+ * PLAYWRIGHT_JSON_OUTPUT_NAME says); a run that wrote none is an error, with its output.
  */
 export async function runPlaywright(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 300_000,
-): Promise<RunResult> {
-  const reports = mkdtempSync(join(tmpdir(), 'conformance-selftest-'));
-  const resultsFile = join(reports, 'results.json');
+): Promise<SuiteRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-selftest-'));
+  const results = join(dir, 'results.json');
   try {
-    const run = await spawnPlaywright(
-      [...args, '--output', join(reports, 'test-results')],
-      {
-        CONFORMANCE_REPORT_DIR: reports,
-        // The JSON results are what is read; a caller may ask for more.
-        CONFORMANCE_REPORTS: 'json',
-        ...env,
-        PLAYWRIGHT_JSON_OUTPUT_NAME: resultsFile,
-      },
-      timeoutMs,
+    // The JSON results are what is read; a caller may ask for more.
+    const run = await runSuite(
+      args,
+      { CONFORMANCE_REPORTS: 'json', ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: results },
+      { timeoutMs, dir },
     );
-    try {
-      return { ...run, tests: readResults(resultsFile) };
-    } catch (error) {
-      throw new Error(
-        `No JSON results from playwright (exit ${run.exitCode}): ${(error as Error).message}\n${run.output}`,
-      );
+    if (!existsSync(results)) {
+      throw new Error(`No JSON results from playwright (exit ${run.exitCode})\n${run.output}`);
     }
+    return run;
   } finally {
-    rmSync(reports, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
