@@ -19,18 +19,16 @@ import { overviewOf } from '../tests/support/reporting/overview.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
 import { loadTargets } from '../tests/support/setup/targets.ts';
 import { knownFailureOf } from '../tests/support/vocabulary/known-failures.ts';
-import { type TestOutcome, readResults, spawnPlaywright } from './support/playwright.ts';
+import { type SuiteRun, runSuite } from './support/playwright.ts';
 
 const apiKey = 'known-failures-key-8d2f';
 const fault = { variant: 'auth-any-token', breaks: 'AUTH-401-INVALID' };
 
-interface Run {
-  exitCode: number;
-  output: string;
+interface Run extends SuiteRun {
+  /** The target's summary (targets/<name>/conformance.json). */
   summary: Summary;
   /** The summary page (conformance.html). */
   page: string;
-  tests: TestOutcome[];
 }
 
 /** The auth checks, one worker, against a fresh reference with the fault: one target, `name`. */
@@ -45,27 +43,23 @@ async function authRun(name: string, knownFailures?: string[]): Promise<Run> {
         { name, baseUrl: reference.baseUrl, apiKeyEnv: 'KNOWN_FAILURES_KEY', knownFailures },
       ]),
     );
-    const results = join(dir, 'results.json');
-    const run = await spawnPlaywright(['tests/auth.spec.ts', '--output', join(dir, 'out')], {
-      CONFORMANCE_TARGETS: targets,
-      KNOWN_FAILURES_KEY: apiKey,
-      BASE_URL: '',
-      API_KEY: '',
-      CONFORMANCE_KNOWN_FAILURES: '',
-      CONFORMANCE_WORKERS: '1',
-      CONFORMANCE_REPORT_DIR: dir,
-      CONFORMANCE_REPORTS: 'json',
-      PLAYWRIGHT_JSON_OUTPUT_NAME: results,
-      CONFORMANCE_RUN_ID: '',
-      CI: '1',
-    });
+    const run = await runSuite(
+      ['tests/auth.spec.ts'],
+      {
+        CONFORMANCE_TARGETS: targets,
+        KNOWN_FAILURES_KEY: apiKey,
+        CONFORMANCE_WORKERS: '1',
+        CONFORMANCE_REPORTS: 'json',
+        CI: '1',
+      },
+      { dir },
+    );
     const summaryFile = join(dir, 'targets', name, 'conformance.json');
     assert.ok(existsSync(summaryFile), `no summary written (exit ${run.exitCode})\n${run.output}`);
     return {
       ...run,
       summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary,
       page: readFileSync(join(dir, 'targets', name, 'conformance.html'), 'utf8'),
-      tests: readResults(results),
     };
   } finally {
     await reference.close();
