@@ -52,7 +52,12 @@ export async function checkProperty<T>(
   let failures = 0;
   let sentAfterFailure = 0;
   const runs = runsOf(options);
-  const details = await test.step(`${runs} generated inputs`, () =>
+  // A replay (FC_PATH) runs the one counterexample its path names, not `runs` inputs.
+  const title =
+    settings.fcPath === undefined
+      ? `${runs} generated inputs`
+      : `the counterexample at path ${settings.fcPath}`;
+  const details = await test.step(title, () =>
     fc.check(
       fc.asyncProperty(arbitrary, async (value) => {
         if (stop) return true;
@@ -81,7 +86,8 @@ export async function checkProperty<T>(
         interruptAfterTimeLimit:
           options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2),
       },
-    ));
+    ),
+  );
   if (stop) throw stop;
   info.annotations.push({
     type: 'fast-check',
