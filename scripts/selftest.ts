@@ -1,7 +1,7 @@
 /**
- * `npm test`: runs the project's own tests, selftest/*.test.ts, two files
- * at a time, each in a process of its own, with Node's spec reporter. Any failure, or a file that
- * fails to load, makes the exit code 1. Arguments: test files to run instead of all.
+ * `npm test`: runs the project's own tests, selftest/*.test.ts, two files at a time, each in a
+ * process of its own, with Node's spec reporter. Any failure, or a file that fails to load, makes
+ * the exit code 1. Arguments: test files to run instead of all.
  *
  * Why not `node --test selftest/*.test.ts`: it runs files one at a time on two cores (its default
  * is the cores less one), and in name order when told to run several at once. The mutation

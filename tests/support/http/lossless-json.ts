@@ -7,13 +7,13 @@
  */
 import { createRequire } from 'node:module';
 import type * as LosslessJson from 'lossless-json';
-import type { LosslessNumber } from 'lossless-json';
 
 // Required, not imported: its module build is ten files, each a round trip to Node 20's loader
 // thread in the runner and in every worker; the CommonJS build is one (vocabulary/fast-check.ts).
 const { isLosslessNumber, parse, stringify } = createRequire(import.meta.url)(
   'lossless-json',
 ) as typeof LosslessJson;
+type LosslessNumber = LosslessJson.LosslessNumber;
 
 export type JsonValue =
   null | boolean | string | LosslessNumber | JsonValue[] | { [key: string]: JsonValue };
