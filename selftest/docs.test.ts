@@ -1,0 +1,141 @@
+/**
+ * The documentation keeps its shape: README.md is the product page (at most 250 lines) and links
+ * every page of docs/, the manual; every relative link of README.md, CONTRIBUTING.md and docs/
+ * reaches a file (and, with an anchor, a heading of it); every setting a user may give is
+ * documented in docs/configuration.md.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import { suiteVariables } from '../scripts/suite-variables.ts';
+import { projectRoot } from './support/playwright.ts';
+
+const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
+const docPages = readdirSync(join(projectRoot, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`);
+const pages = ['README.md', 'CONTRIBUTING.md', ...docPages];
+
+/** The text a reader sees as prose: fenced code blocks and inline code left out. */
+function prose(markdown: string): string {
+  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+}
+
+/** The targets of the Markdown links of a page: `[text](target)` and `[text]: target`. */
+function linkTargets(markdown: string): string[] {
+  const text = prose(markdown);
+  const inline = [...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!);
+  const defined = [...text.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1]!);
+  return [...inline, ...defined];
+}
+
+const external = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
+/** GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces as hyphens. */
+function anchorsOf(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  const headings = markdown
+    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
+    .matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm);
+  for (const [, heading] of headings) {
+    const text = heading!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+      .replace(/ /g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}
+
+test('the anchors of headings are made as GitHub makes them', () => {
+  const anchors = anchorsOf(
+    [
+      "## The summary's JSON: `conformance.json`",
+      '## Read-only mode: checking production',
+      '```',
+      '# not a heading',
+      '```',
+      '## Notes',
+      '## Notes',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    [...anchors],
+    ['the-summarys-json-conformancejson', 'read-only-mode-checking-production', 'notes', 'notes-1'],
+  );
+  assert.deepEqual(linkTargets('[a](b.md) `[c](d.md)` [e](f.md#g "title")\n[h]: i.md'), [
+    'b.md',
+    'f.md#g',
+    'i.md',
+  ]);
+});
+
+test('README.md is the product page: at most 250 lines', () => {
+  const lines = read('README.md').split('\n').length - 1;
+  assert.ok(lines <= 250, `README.md has ${lines} lines; the manual belongs in docs/`);
+});
+
+test('README.md links every page of docs/', () => {
+  assert.ok(docPages.length > 0, 'docs/ holds the manual');
+  const linked = new Set(
+    linkTargets(read('README.md'))
+      .filter((target) => !external.test(target))
+      .map((target) => relative(projectRoot, resolve(projectRoot, target.split('#')[0]!))),
+  );
+  for (const page of docPages) assert.ok(linked.has(page), `README.md links ${page}`);
+});
+
+for (const page of pages) {
+  test(`every relative link of ${page} reaches a file, and a heading when it names one`, () => {
+    for (const target of linkTargets(read(page))) {
+      if (external.test(target)) continue;
+      const [path, anchor] = target.split('#') as [string, string | undefined];
+      const file =
+        path === '' ? join(projectRoot, page) : resolve(projectRoot, dirname(page), path);
+      assert.ok(
+        existsSync(file),
+        `${page} links ${target}: no file ${relative(projectRoot, file)}`,
+      );
+      if (anchor === undefined || !file.endsWith('.md') || statSync(file).isDirectory()) continue;
+      assert.ok(
+        anchorsOf(readFileSync(file, 'utf8')).has(decodeURIComponent(anchor)),
+        `${page} links ${target}: ${relative(projectRoot, file)} has no heading #${anchor}`,
+      );
+    }
+  });
+}
+
+/**
+ * Variables the suite sets for its own processes (or a maintainer's switch), never a user's
+ * setting; and the reference's own, documented with it.
+ */
+const internal = new Set([
+  'CONFORMANCE_NON_V1_WARNED',
+  'CONFORMANCE_NO_COMPILE_CACHE',
+  'CONFORMANCE_PREFLIGHT_FAILED',
+  'CONFORMANCE_SECRET_VARS',
+  'CONFORMANCE_SHARD_OF_RUN',
+  'CONFORMANCE_STACK_AUDIT',
+]);
+const referenceOwn = ['SEED_PETS', 'VARIANT'];
+
+test('every setting is documented: docs/configuration.md and .env.example', () => {
+  const configuration = read('docs/configuration.md');
+  const example = read('.env.example');
+  for (const name of suiteVariables) {
+    if (internal.has(name) || referenceOwn.includes(name)) continue;
+    assert.ok(configuration.includes(`\`${name}\``), `docs/configuration.md documents ${name}`);
+    if (name !== 'REFERENCE_PORT') {
+      assert.match(example, new RegExp(`^# ${name}=`, 'm'), `.env.example lists ${name}`);
+    }
+  }
+  const reference = read('docs/reference.md');
+  for (const name of referenceOwn) {
+    assert.ok(reference.includes(`\`${name}\``), `docs/reference.md documents ${name}`);
+  }
+});
