@@ -1,7 +1,8 @@
 /**
  * Run settings, read once from the environment (and `.env`, via dotenv).
- * Every variable is documented in README.md and `.env.example`. A wrong setting stops the run as
- * the configuration loads, with one message naming the variable (SetupError): nothing is sent.
+ * Every variable is documented in docs/configuration.md and `.env.example`. A wrong setting stops
+ * the run as the configuration loads, with one message naming the variable (SetupError): nothing
+ * is sent.
  *
  * This module is evaluated in Playwright's main process and again in every worker. Values that
  * must be identical everywhere (the run id, the seed, the generated key of the bundled reference)
