@@ -1,7 +1,7 @@
 /**
  * The documentation keeps its shape: README.md is the product page (at most 250 lines) and links
- * every page of docs/, the manual; every relative link of README.md, CONTRIBUTING.md and docs/
- * reaches a file (and, with an anchor, a heading of it); every setting a user may give is
+ * every page of docs/, the manual; every relative link of the project's Markdown pages reaches a
+ * file (and, with an anchor, a heading of it); every setting a user may give is
  * documented in docs/configuration.md.
  */
 import assert from 'node:assert/strict';
@@ -15,7 +15,22 @@ const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
 const docPages = readdirSync(join(projectRoot, 'docs'))
   .filter((name) => name.endsWith('.md'))
   .map((name) => `docs/${name}`);
-const pages = ['README.md', 'CONTRIBUTING.md', ...docPages];
+
+/** The Markdown files under a folder, as paths from the project root (no dependency, no output). */
+function markdownFiles(folder = ''): string[] {
+  return readdirSync(join(projectRoot, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = folder ? `${folder}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      return /^(node_modules|reports|test-results|\..*)$/.test(entry.name)
+        ? []
+        : markdownFiles(path);
+    }
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/** Every Markdown page: README.md, CONTRIBUTING.md, docs/ and the folders' READMEs. */
+const pages = markdownFiles().sort();
 
 /** The text a reader sees as prose: fenced code blocks and inline code left out. */
 function prose(markdown: string): string {
