@@ -30,7 +30,7 @@ import { startHostileTarget } from './support/hostile-targets.ts';
 import { leakForms, scanBytes, scanFolder } from './support/leak-scan.ts';
 import { spawnNode, spawnPlaywright } from './support/playwright.ts';
 
-const apiKey = 'distributed-secret-Kq8vT3mZ';
+const apiKey = 'dist-secret-Kq8vT3mZ';
 /** What these runs share; every other setting is left at its default (support/playwright.ts). */
 const quiet: Record<string, string> = { API_KEY: apiKey, CI: '1' };
 

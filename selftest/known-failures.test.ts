@@ -21,7 +21,7 @@ import { loadTargets } from '../tests/support/setup/targets.ts';
 import { knownFailureOf } from '../tests/support/vocabulary/known-failures.ts';
 import { type SuiteRun, runSuite } from './support/playwright.ts';
 
-const apiKey = 'known-failures-key-8d2f';
+const apiKey = 'known-key-8d2f';
 const fault = { variant: 'auth-any-token', breaks: 'AUTH-401-INVALID' };
 
 interface Run extends SuiteRun {

@@ -25,7 +25,7 @@ import { findVariant, variants } from '../reference/src/variants/index.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
 import { spawnPlaywright } from './support/playwright.ts';
 
-const apiKey = 'selftest-key-5f1c0e';
+const apiKey = 'mut-key-5f1c0e';
 const selftestSeed = '20261121';
 /** The ceiling of the diagnosis figure: requirements failed per fault, on average. */
 const maxFailedPerFault = 1.5;

@@ -1,17 +1,21 @@
 /**
  * Proves the reports: runs the suite, with a distinctive API key, against four reference
- * targets, one that passes (clean), one that fails (list-default-10), one that hangs
- * (hang-getPet, with a short request timeout) and one flaky (a proxy that breaks the default
- * limit once, run with --retries=1), each writing to its own temporary folders. Then:
+ * targets, one that passes (clean, behind a gateway that echoes every credential it is given),
+ * one that fails (list-default-10), one that hangs (hang-getPet, with a short request timeout)
+ * and one flaky (a proxy that breaks the default limit once, run with --retries=1), and in one
+ * run against two targets behind echoing gateways that break a rule (ERROR-SHAPE), so that
+ * their failures print the echoes of the key and its near misses: one with that key, one with a
+ * lower-case hex key. Each writes to its own temporary folders. Then:
  *  - every report is there, and the summary's verdicts match the target;
  *  - a check that passes only on a retry fails the run, and the report says the target was flaky;
- *  - the key appears in no file of the reports or test-results (zips and embedded archives
- *    opened), in no release bundle and in no console output, in any form;
+ *  - no run of 8 of a key's characters, in any letter case, nor a key or near miss encoded,
+ *    appears in any file of the reports or test-results (zips and embedded archives opened), in
+ *    a release bundle or in any console output (support/leak-scan.ts);
  *  - the summary page, opened in a real browser, shows every requirement of the catalogue and
  *    links a failed requirement to the request that failed.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -19,12 +23,22 @@ import { type ReferenceHandle, startReference } from '../reference/src/server.ts
 import { type Summary, flakinessOf } from '../tests/support/reporting/summary.ts';
 import { catalogue } from '../requirements/catalogue.ts';
 import { browserUnavailable, withBrowser } from './support/browser.ts';
-import { type Leak, leakForms, scanBytes, scanFolder } from './support/leak-scan.ts';
+import { startEchoingTarget } from './support/echoing-target.ts';
+import { type Leak, filesUnder, leakForms, scanBytes, scanFolder } from './support/leak-scan.ts';
 import { startFlakyTarget } from './support/flaky-target.ts';
 import { spawnNode, spawnPlaywright } from './support/playwright.ts';
 
-const apiKey = 'conformance-secret-7Hq2xZ4pL9wR';
+/**
+ * Mixed case, so that its upper case differs; no word of 8 letters in it, which the reports
+ * would hold for other reasons (a run of 8 of a key's characters is a leak).
+ */
+const apiKey = 'k7Hq2xZ4pL9wRm3V-tB8nYc5D';
+/** Lower-case hex: its upper case is the same key to a target that compares case-insensitively. */
+const hexKey = '3f9a0c7e1b2d4a6f8e0c1b3d5f7a9e2c';
 const forms = leakForms(apiKey);
+const hexForms = leakForms(hexKey);
+/** The checks that meet 401s to near misses, 400s and 404s, and ERROR-SHAPE's own. */
+const echoedChecks = '@AUTH-401-INVALID|@ERROR-SHAPE|@CREATE-400-REQUIRED|@GET-404-UNKNOWN';
 
 interface Run {
   name: string;
@@ -85,20 +99,84 @@ async function suiteAgainst(
   }
 }
 
-const verdictOf = (run: Run, id: string) =>
+const verdictOf = (run: Pick<Run, 'summary'>, id: string) =>
   run.summary.requirements.find((item) => item.id === id)?.verdict;
+
+/** A run of several targets: each one's summary, by name. */
+interface TargetsRun extends Omit<Run, 'summary' | 'handle'> {
+  summaries: Record<string, Summary>;
+  close(): Promise<void>;
+}
+
+/**
+ * One run of the echoed checks against two targets (CONFORMANCE_TARGETS, each key in a variable
+ * of its own): clean references with the mixed-case key and the hex key, each behind a gateway
+ * that echoes every credential and drops `code` from its Errors.
+ */
+async function suiteAgainstEchoingTargets(): Promise<TargetsRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-reports-echoing-'));
+  const reports = join(dir, 'reports');
+  const servers: { close(): Promise<void> }[] = [];
+  const close = async () => {
+    for (const server of servers.reverse()) await server.close();
+  };
+  const keys: Record<string, [string, string]> = {
+    'mixed-case': ['ECHO_MIXED_KEY', apiKey],
+    hex: ['ECHO_HEX_KEY', hexKey],
+  };
+  try {
+    const targets = [];
+    for (const [name, [apiKeyEnv, key]] of Object.entries(keys)) {
+      const reference = await startReference({ apiKey: key });
+      servers.push(reference);
+      const gateway = await startEchoingTarget(reference.baseUrl, { breaking: true });
+      servers.push(gateway);
+      targets.push({ name, baseUrl: gateway.baseUrl, apiKeyEnv });
+    }
+    const targetsFile = join(dir, 'targets.json');
+    writeFileSync(targetsFile, JSON.stringify(targets));
+    const { exitCode, output } = await spawnPlaywright(
+      ['--output', join(dir, 'test-results'), '--grep', echoedChecks],
+      {
+        CONFORMANCE_TARGETS: targetsFile,
+        ECHO_MIXED_KEY: apiKey,
+        ECHO_HEX_KEY: hexKey,
+        API_KEY: '',
+        FC_SEED: '20261121',
+        CONFORMANCE_REPORT_DIR: reports,
+      },
+      90_000,
+    );
+    const summaries: Record<string, Summary> = {};
+    for (const name of Object.keys(keys)) {
+      const file = join(reports, 'targets', name, 'conformance.json');
+      assert.ok(
+        existsSync(file),
+        `echoing ${name}: no conformance.json (exit ${exitCode})\n${output}`,
+      );
+      summaries[name] = JSON.parse(readFileSync(file, 'utf8')) as Summary;
+    }
+    return { name: 'echoing', dir, reports, exitCode, output, summaries, close };
+  } catch (error) {
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
 
 describe('reports', { timeout: 120_000 }, () => {
   let passing: Run;
   let failing: Run;
   let hanging: Run;
   let flaky: Run;
+  let echoing: TargetsRun;
   let bundleOutput = '';
+  let echoingBundleOutput = '';
 
   before(async () => {
     const started = Date.now();
-    [passing, failing, hanging, flaky] = await Promise.all([
-      suiteAgainst('passing', 'clean', []),
+    [passing, failing, hanging, flaky, echoing] = await Promise.all([
+      suiteAgainst('passing', 'clean', [], {}, startEchoingTarget),
       suiteAgainst('failing', 'list-default-10', ['--grep', '@LIST-LIMIT-DEFAULT']),
       suiteAgainst('hanging', 'hang-getPet', ['--grep', '@GET-200-PET'], {
         CONFORMANCE_REQUEST_TIMEOUT_MS: '1500',
@@ -110,19 +188,32 @@ describe('reports', { timeout: 120_000 }, () => {
         {},
         startFlakyTarget,
       ),
+      suiteAgainstEchoingTargets(),
     ]);
-    const { exitCode: code, output } = await spawnNode(['--import', 'tsx', 'scripts/bundle.ts'], {
-      CONFORMANCE_REPORT_DIR: failing.reports,
-    });
-    assert.equal(code, 0, `npm run bundle failed:\n${output}`);
-    bundleOutput = output;
-    console.log(`four suite runs and a bundle in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const bundle = async (reports: string) => {
+      const { exitCode: code, output } = await spawnNode(['--import', 'tsx', 'scripts/bundle.ts'], {
+        CONFORMANCE_REPORT_DIR: reports,
+      });
+      assert.equal(code, 0, `npm run bundle failed:\n${output}`);
+      return output;
+    };
+    [bundleOutput, echoingBundleOutput] = await Promise.all([
+      bundle(failing.reports),
+      bundle(echoing.reports),
+    ]);
+    console.log(
+      `five suite runs and two bundles in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   });
 
   after(async () => {
     for (const each of [passing, failing, hanging, flaky].filter(Boolean)) {
       await each.handle.close();
       rmSync(each.dir, { recursive: true, force: true });
+    }
+    if (echoing) {
+      await echoing.close();
+      rmSync(echoing.dir, { recursive: true, force: true });
     }
   });
 
@@ -205,6 +296,30 @@ describe('reports', { timeout: 120_000 }, () => {
     assert.equal(listing.length, 4, 'every expected path inside the tarball');
   });
 
+  test('a gateway that echoes credentials: conformant, it passes; breaking a rule, its failures show the echoes, redacted', () => {
+    // Conformant, it passes: the passing run went through such a gateway (checked above).
+    assert.notEqual(echoing.exitCode, 0, echoing.output);
+    for (const [name, summary] of Object.entries(echoing.summaries)) {
+      const failed = summary.requirements.filter((item) => item.verdict === 'failed');
+      assert.deepEqual(
+        failed.map((item) => item.id),
+        ['ERROR-SHAPE'],
+        name,
+      );
+      // Each echo as a failure shows it (quoted in the body, the body quoted in the summary's
+      // JSON): a near miss under its label, the key as <API_KEY>.
+      const shown = JSON.stringify(summary).replace(/\\+"/g, '"');
+      for (const echo of [
+        'invalid credentials "Bearer <API_KEY> in upper case"',
+        'invalid credentials "Bearer <API_KEY> without its last character"',
+        'invalid credentials "Bearer the first half of <API_KEY>"',
+        '(credentials "Bearer <API_KEY>")',
+      ]) {
+        assert.ok(shown.includes(echo), `${name}: ${echo}`);
+      }
+    }
+  });
+
   test('the scan finds a secret in every form it looks for', () => {
     // Base64 at any alignment: `Basic <base64>` as a browser would send it, in a JSON attachment.
     for (const prefix of ['', 'u:', 'user:']) {
@@ -216,6 +331,21 @@ describe('reports', { timeout: 120_000 }, () => {
     const host = new URL(passing.handle.baseUrl).host;
     const embedded = scanFolder(join(passing.reports, 'html'), [host]);
     assert.ok(embedded.some((leak) => leak.where.includes('(embedded zip)')));
+    // Any run of 8 of the key's characters, in any letter case; a near miss encoded.
+    for (const sample of [
+      `invalid "${apiKey.slice(3, 11).toUpperCase()}"`,
+      `${hexKey.toUpperCase()}`,
+      Buffer.from(`x${hexKey.toUpperCase()}`).toString('base64'),
+    ]) {
+      assert.notDeepEqual(
+        [
+          ...scanBytes(Buffer.from(sample), 'sample', forms),
+          ...scanBytes(Buffer.from(sample), 'sample', hexForms),
+        ],
+        [],
+        sample,
+      );
+    }
   });
 
   test('the API key is in no file the runs wrote and in none of their output', () => {
@@ -225,7 +355,16 @@ describe('reports', { timeout: 120_000 }, () => {
       leaks.push(...scanBytes(Buffer.from(each.output), `${each.name}: console output`, forms));
     }
     leaks.push(...scanBytes(Buffer.from(bundleOutput), 'bundle: console output', forms));
+    for (const keyForms of [forms, hexForms]) {
+      leaks.push(...scanFolder(echoing.dir, keyForms));
+      leaks.push(...scanBytes(Buffer.from(echoing.output), 'echoing: console output', keyForms));
+      leaks.push(
+        ...scanBytes(Buffer.from(echoingBundleOutput), 'echoing bundle: output', keyForms),
+      );
+    }
     assert.deepEqual(leaks, []);
+    // The echoing run's bundle was scanned with the rest of its folder.
+    assert.ok(filesUnder(echoing.reports).some((file) => file.endsWith('.tar.gz')));
     // The hanging run did hit the case Playwright logs headers for: a request timeout.
     assert.match(hanging.output, /GET \S+\/pets\/\S+ \(Authorization: Bearer <API_KEY>\)/);
   });

@@ -67,7 +67,7 @@ function runSuite(args: string[], env: Record<string, string>): Promise<SuiteRun
 const shown = (run: SuiteRun) =>
   `\n--- output (exit ${run.exitCode}, ${run.durationMs} ms) ---\n${run.output}`;
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
-/** Where the key shows in some text, in any form (as sent, URL-encoded, base64). */
+/** Where the key shows in some text: any run of 8 of it in any case, or encoded (leak-scan.ts). */
 const keyIn = (text: string) => scanBytes(Buffer.from(text), 'output', leakForms(apiKey));
 
 /** Stopped before any test, with exactly one message, no stack trace and no key. */

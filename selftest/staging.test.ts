@@ -23,7 +23,7 @@ import { type HostileTarget, startHostileTarget } from './support/hostile-target
 import { leakForms, scanBytes } from './support/leak-scan.ts';
 import { type SuiteRun, runSuite } from './support/playwright.ts';
 
-const apiKey = 'staging-key-3c9e1b7d';
+const apiKey = 'stg-key-3c9e1b7d';
 /** The gateway of the rate-limited variation: requests a second it lets through. */
 const gatewayRate = RATE_PER_SECOND;
 

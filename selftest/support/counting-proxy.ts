@@ -1,9 +1,10 @@
 /**
  * A pass-through proxy in front of a target that counts requests by method, so that a self-test
  * can tell what a run did to the target (how many create requests reached it). It can also
- * rewrite chosen answers, to make a target misbehave on purpose (flaky-target.ts).
+ * rewrite chosen answers, body and headers, to make a target misbehave on purpose
+ * (flaky-target.ts, echoing-target.ts).
  */
-import { type IncomingMessage, createServer, request } from 'node:http';
+import { type IncomingMessage, type OutgoingHttpHeaders, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface CountingProxy {
@@ -14,8 +15,13 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-/** For a request, how to rewrite the body of its answer (sent as application/json), or nothing. */
-export type Rewrite = (request: IncomingMessage) => ((body: string) => string) | undefined;
+/**
+ * For a request, how to rewrite its answer, or nothing: the body it returns is sent, with the
+ * answer's headers as the function left them (their Content-Length set to the new body's).
+ */
+export type Rewrite = (
+  request: IncomingMessage,
+) => ((body: string, status: number, headers: OutgoingHttpHeaders) => string) | undefined;
 
 export async function startCountingProxy(
   targetBaseUrl: string,
@@ -27,8 +33,14 @@ export async function startCountingProxy(
     const method = req.method ?? 'GET';
     counts[method] = (counts[method] ?? 0) + 1;
     const rewriteBody = rewrite?.(req);
+    // A connection of its own for each request, without the client's hop-by-hop headers: a
+    // kept-alive upstream connection can be closed by its idle timer as it is reused when the
+    // machine is busy, and the request would fail for the proxy's sake.
+    const headers = { ...req.headers };
+    delete headers.connection;
+    delete headers['keep-alive'];
     const upstream = request(
-      { host: target.hostname, port: target.port, method, path: req.url, headers: req.headers },
+      { host: target.hostname, port: target.port, method, path: req.url, headers, agent: false },
       (answer) => {
         if (!rewriteBody) {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -38,11 +50,11 @@ export async function startCountingProxy(
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('end', () => {
-          const body = rewriteBody(Buffer.concat(chunks).toString('utf8'));
-          res.writeHead(answer.statusCode ?? 502, {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          });
+          const status = answer.statusCode ?? 502;
+          const headers: OutgoingHttpHeaders = { ...answer.headers };
+          delete headers['transfer-encoding'];
+          const body = rewriteBody(Buffer.concat(chunks).toString('utf8'), status, headers);
+          res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
           res.end(body);
         });
       },

@@ -1,16 +1,43 @@
 /**
  * Looks for a secret in everything a run leaves behind: every file under some folders, inside
  * zip archives (traces, attachments), inside the zip Playwright's HTML report embeds as base64,
- * inside gzip files (the release bundle), and in captured console output. The secret is looked
- * for as written, URL-encoded, and base64-encoded at any byte alignment (Basic auth encodes it;
- * Playwright's JSON results embed attachments as base64).
+ * inside gzip files (the release bundle), and in captured console output. A key is looked for
+ * as any run of 8 of its consecutive characters in any letter case (which covers every near
+ * miss the suite sends, echoed by a gateway), and, with each of its near misses, URL-encoded and
+ * base64-encoded at any byte alignment (Basic auth encodes it; Playwright's JSON results embed
+ * attachments as base64).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
+import { nearMisses } from '../../tests/support/reporting/near-misses.ts';
 
-/** The texts that betray a secret. */
-export function leakForms(secret: string): string[] {
+/** What betrays a secret: texts found as they are, and texts found in any letter case. */
+export interface Needles {
+  exact: string[];
+  /** Lower case; looked for in the text's lower case. */
+  anyCase: string[];
+}
+
+/** The shortest run of a key's characters that betrays it. */
+const RUN = 8;
+
+/** The texts that betray a key: any run of 8 of it, and the encoded forms of it and its near misses. */
+export function leakForms(secret: string): Needles {
+  const exact = new Set(
+    [secret, ...nearMisses(secret).map(({ token }) => token)].flatMap(encodedForms),
+  );
+  const anyCase = new Set<string>();
+  for (let start = 0; start + RUN <= secret.length; start++) {
+    anyCase.add(secret.slice(start, start + RUN).toLowerCase());
+  }
+  // A key shorter than a run is looked for whole.
+  if (secret.length < RUN) exact.add(secret);
+  return { exact: [...exact].filter((form) => form.length >= RUN), anyCase: [...anyCase] };
+}
+
+/** A value as written, URL-encoded, and base64-encoded at every byte alignment. */
+function encodedForms(secret: string): string[] {
   const bytes = Buffer.from(secret);
   const forms = new Set([secret, encodeURIComponent(secret)]);
   for (const alphabet of ['base64', 'base64url'] as const) {
@@ -23,7 +50,7 @@ export function leakForms(secret: string): string[] {
       forms.add(encoded.slice(start, end));
     }
   }
-  return [...forms].filter((form) => form.length >= 8);
+  return [...forms];
 }
 
 export interface Leak {
@@ -56,12 +83,21 @@ export function unzip(zip: Buffer): { name: string; data: Buffer }[] {
 
 const embeddedZip = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/g;
 
-/** Every place under `where` (a file's bytes, and what they contain) that holds a form. */
-export function scanBytes(data: Buffer, where: string, forms: string[]): Leak[] {
+/**
+ * Every place under `where` (a file's bytes, and what they contain) that holds a needle: a key's
+ * (leakForms), or plain texts looked for as they are.
+ */
+export function scanBytes(data: Buffer, where: string, needles: Needles | string[]): Leak[] {
+  const { exact, anyCase } = Array.isArray(needles) ? { exact: needles, anyCase: [] } : needles;
+  const forms = needles;
   const leaks: Leak[] = [];
   const text = data.toString('latin1');
-  for (const form of forms) {
+  for (const form of exact) {
     if (text.includes(Buffer.from(form).toString('latin1'))) leaks.push({ where, form });
+  }
+  const lower = anyCase.length > 0 ? text.toLowerCase() : '';
+  for (const form of anyCase) {
+    if (lower.includes(Buffer.from(form).toString('latin1'))) leaks.push({ where, form });
   }
   if (data.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
     for (const entry of unzip(data)) {
@@ -85,6 +121,6 @@ export function filesUnder(folder: string): string[] {
   });
 }
 
-export function scanFolder(folder: string, forms: string[]): Leak[] {
+export function scanFolder(folder: string, forms: Needles | string[]): Leak[] {
   return filesUnder(folder).flatMap((file) => scanBytes(readFileSync(file), file, forms));
 }

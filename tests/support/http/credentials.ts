@@ -1,60 +1,10 @@
 /**
  * Credentials the suite sends besides the key: wrong ones that must each be refused with 401
- * (section 5). Besides a plainly wrong key and wrong schemes, the near misses careful attackers
- * try, because comparisons go wrong in those places: another letter case (a case-insensitive
- * collation), the key cut short (a comparison over what was sent only), lengthened, one
- * character changed, quoted, doubled. Their labels describe them and never hold the key.
+ * (section 5). Besides a plainly wrong key and wrong schemes, the near misses of the key
+ * (reporting/near-misses.ts: one list, which redaction removes from every report too).
  */
 import type { Credentials } from './client.ts';
-
-/** How a near miss differs from the key. */
-export type NearMissKind = 'case' | 'shortened' | 'lengthened' | 'changed' | 'quoted';
-
-/** A near miss of the key: the token sent, a label that never holds the key, and its kind. */
-export interface NearMiss {
-  token: string;
-  label: string;
-  kind: NearMissKind;
-}
-
-/** The key changed slightly in every way that a faulty comparison could still accept. */
-export function nearMisses(key: string): NearMiss[] {
-  const swapCase = (text: string) =>
-    [...text]
-      .map((char) => (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase()))
-      .join('');
-  const changeOne = (text: string, index: number) => {
-    const char = text[index] ?? 'a';
-    const other = char === 'a' ? 'b' : char === '0' ? '1' : /[0-9]/.test(char) ? '0' : 'a';
-    return `${text.slice(0, index)}${other}${text.slice(index + 1)}`;
-  };
-  const half = Math.max(1, Math.floor(key.length / 2));
-  const candidates: NearMiss[] = [
-    { token: key.toUpperCase(), label: '<API_KEY> in upper case', kind: 'case' },
-    { token: key.toLowerCase(), label: '<API_KEY> in lower case', kind: 'case' },
-    { token: swapCase(key), label: '<API_KEY> with every letter case swapped', kind: 'case' },
-    { token: key.slice(0, -1), label: '<API_KEY> without its last character', kind: 'shortened' },
-    { token: key.slice(1), label: '<API_KEY> without its first character', kind: 'shortened' },
-    { token: key.slice(0, half), label: 'the first half of <API_KEY>', kind: 'shortened' },
-    { token: `${key}x`, label: '<API_KEY> with a character appended', kind: 'lengthened' },
-    { token: `x${key}`, label: '<API_KEY> with a character prepended', kind: 'lengthened' },
-    {
-      token: changeOne(key, key.length - 1),
-      label: '<API_KEY> with its last character changed',
-      kind: 'changed',
-    },
-    {
-      token: changeOne(key, 0),
-      label: '<API_KEY> with its first character changed',
-      kind: 'changed',
-    },
-    { token: `"${key}"`, label: '<API_KEY> in double quotes', kind: 'quoted' },
-    { token: `${key}${key}`, label: '<API_KEY> twice', kind: 'lengthened' },
-  ];
-  // A change that leaves the key as it is (a key without letters has no case) is no near miss.
-  const seen = new Set<string>([key]);
-  return candidates.filter(({ token }) => token !== '' && !seen.has(token) && seen.add(token));
-}
+import { type NearMissKind, nearMisses } from '../reporting/near-misses.ts';
 
 /**
  * Wrong credentials that must each be refused with 401 (section 5). `few`: the plainly wrong

@@ -8,10 +8,12 @@
  * (microsoft/playwright#31717). The client scrubs the error it rethrows, but the step keeps the
  * raw one, and the HTML report shows it. Playwright has no public option to leave a request out
  * of the steps, so this reporter rewrites the key out of every step error, test error, attachment
- * body, annotation and captured output before the HTML, JSON and JUnit reporters (which all read
- * the same result objects, when the run ends) write anything. A trace cannot be redacted: the
- * preflight refuses traces (setup/preflight.ts).
+ * (its body, or the file of a text attachment: error-context.md), annotation and captured
+ * output before the HTML, JSON and JUnit reporters (which all read the same result objects, when
+ * the run ends) write anything. A trace cannot be redacted: the preflight refuses traces
+ * (setup/preflight.ts).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import type {
   Reporter,
   TestCase,
@@ -33,10 +35,29 @@ function redactError(error: TestError | undefined): void {
 type Attachment = TestResult['attachments'][number];
 type Annotation = TestResult['annotations'][number];
 
+/** Attachments written to a file whose text a report copies (Playwright's error-context.md). */
+const textType = /^text\/|[/+]json\b/;
+
 function redactAttachments(attachments: Attachment[]): void {
   for (const attachment of attachments) {
     if (attachment.body) attachment.body = Buffer.from(redact(attachment.body.toString('utf8')));
+    else if (attachment.path && textType.test(attachment.contentType)) redactFile(attachment.path);
   }
+}
+
+/**
+ * A text attachment the worker wrote to a file: the failure's error-context.md holds the error
+ * as the test saw it, unredacted, and the HTML report copies the file when the run ends.
+ */
+function redactFile(path: string): void {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return; // Gone already: nothing to copy into a report either.
+  }
+  const redacted = redact(text);
+  if (redacted !== text) writeFileSync(path, redacted);
 }
 
 function redactAnnotations(annotations: Annotation[]): void {

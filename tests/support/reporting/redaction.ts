@@ -7,14 +7,30 @@
  * every process of a run (runner, workers, reporters) redacts the same keys without importing
  * the settings.
  *
- * The key is removed in every form a run could write it: as sent, URL-encoded, and base64 (a
- * Basic credential). A key shorter than 8 characters is removed only where it stands alone:
- * cutting a 1-letter key out of every word would make the reports unreadable, and so short a key
- * keeps nothing secret anyway.
+ * What of a key, in two passes made once per key:
+ * 1. the key and every token the suite derives from it (its near misses, near-misses.ts: a
+ *    gateway may quote the token it refuses) in every form a run could write them: as sent,
+ *    URL-encoded, base64 (a Basic credential), JSON-escaped. The key becomes <API_KEY>, a near
+ *    miss its label (`<API_KEY> in upper case`). A near miss that holds the key (quoted,
+ *    doubled, lengthened) reads as the key's replacement with what was added (`"<API_KEY>"`).
+ * 2. then any run of 8 or more consecutive characters of the key, in any letter case (a key
+ *    changed in a way no list foresaw, an answer cut short in an excerpt), found by one
+ *    case-insensitive scan (runsRedactor). A run becomes <API_KEY> when it is as long as the
+ *    key, and `<part of API_KEY>` otherwise.
+ *
+ * A key shorter than 8 characters is removed only where it stands alone, in its written forms,
+ * without near misses or runs: cutting a 1-letter key out of every word would make the reports unreadable, and so short a key
+ * keeps nothing secret anyway. A near miss shorter than 8 (the first half of a 12-character key)
+ * is removed the same way, where it stands alone.
  */
-export const redactedKey = '<API_KEY>';
+import { nearMisses } from './near-misses.ts';
 
-const SHORT_KEY = 8;
+export const redactedKey = '<API_KEY>';
+/** What replaces a run of a key's characters that is shorter than the key. */
+export const redactedPart = '<part of API_KEY>';
+
+/** Below this length a key, or a token, is removed only where it stands alone. */
+export const SHORT_KEY = 8;
 
 /** The keys of this run, from the variables the settings named (API_KEY at least). */
 export function runKeys(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -22,16 +38,42 @@ export function runKeys(env: NodeJS.ProcessEnv = process.env): string[] {
   return [...new Set(names.map((name) => env[name] ?? '').filter((key) => key !== ''))];
 }
 
-/** The forms in which a key could be written, longest first. */
-export function secretForms(key: string): string[] {
-  if (key === '') return [];
+/** The forms in which a value could be written: as sent, URL-encoded, base64, JSON-escaped. */
+export function writtenForms(value: string): string[] {
   const forms = [
-    key,
-    encodeURIComponent(key),
-    Buffer.from(key).toString('base64'),
-    Buffer.from(key).toString('base64url'),
+    value,
+    encodeURIComponent(value),
+    Buffer.from(value).toString('base64'),
+    Buffer.from(value).toString('base64url'),
+    JSON.stringify(value).slice(1, -1),
   ];
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+  return [...new Set(forms)];
+}
+
+/** A text to remove and what takes its place. */
+export interface SecretForm {
+  form: string;
+  replacement: string;
+}
+
+/**
+ * Every form of a key and of its near misses, with its replacement, longest first. A near miss
+ * that holds the key keeps only its encoded forms (URL, base64): written as sent, the key in it
+ * is replaced already, and cutting its quotes away could break the JSON it stands in.
+ */
+export function secretForms(key: string): SecretForm[] {
+  if (key === '') return [];
+  const own = writtenForms(key).map((form) => ({ form, replacement: redactedKey }));
+  if (key.length < SHORT_KEY) return own;
+  const derived = nearMisses(key).flatMap(({ token, label }) =>
+    writtenForms(token)
+      .filter((form) => !form.includes(key))
+      .map((form) => ({ form, replacement: label })),
+  );
+  const seen = new Set<string>();
+  return [...own, ...derived]
+    .filter(({ form }) => !seen.has(form) && seen.add(form))
+    .sort((a, b) => b.form.length - a.form.length);
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -41,23 +83,82 @@ type Redactor = (text: string) => string;
 /** Made once per key: redaction runs on every string of every step and report of a run. */
 const redactors = new Map<string, Redactor>();
 
-/** The function that replaces every form of one key, longest form first. */
+/** Replaces every form at once: one regular expression, the longest alternative first. */
+function formsRedactor(forms: SecretForm[]): Redactor {
+  if (forms.length === 0) return (text) => text;
+  const replacements = new Map(forms.map(({ form, replacement }) => [form, replacement]));
+  const alternatives = forms.map(({ form }) => {
+    const escaped = escapeRegExp(form);
+    // A short form only where it stands alone (not inside a word, a path or an encoding).
+    return form.length >= SHORT_KEY ? escaped : `(?<![\\w.~+/=-])${escaped}(?![\\w.~+/=-])`;
+  });
+  const pattern = new RegExp(alternatives.join('|'), 'g');
+  return (text) => text.replace(pattern, (found) => replacements.get(found) ?? redactedKey);
+}
+
+const sameChar = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+
+/** The length of the aligned blocks a run is found by: any run of 8 holds a whole one. */
+const BLOCK = SHORT_KEY / 2;
+
+/**
+ * Replaces every run of 8 or more of the key's consecutive characters, in any letter case. One
+ * case-insensitive scan for the key's 4-character blocks at 0, 4, 8…: every run of 8 holds one
+ * whole, and the scan is several times faster than one for its 8-character windows. Each hit is
+ * then extended both ways along the key; a run of 8 or more is replaced whole.
+ */
+function runsRedactor(key: string): Redactor {
+  // Where each block starts in the key (a key may repeat itself), by its lower-case text.
+  const starts = new Map<string, number[]>();
+  for (let start = 0; start + BLOCK <= key.length; start += BLOCK) {
+    const block = key.slice(start, start + BLOCK).toLowerCase();
+    starts.set(block, [...(starts.get(block) ?? []), start]);
+  }
+  const pattern = new RegExp([...starts.keys()].map(escapeRegExp).join('|'), 'gi');
+  return (text) => {
+    pattern.lastIndex = 0;
+    let out = '';
+    let copied = 0;
+    for (let hit = pattern.exec(text); hit; hit = pattern.exec(text)) {
+      // The longest run through this hit, over every place its block has in the key; never
+      // back into what is written out already.
+      let [from, to] = [hit.index, hit.index];
+      for (const start of starts.get(hit[0].toLowerCase()) ?? []) {
+        let before = 0;
+        while (
+          hit.index - before > copied &&
+          sameChar(text[hit.index - before - 1], key[start - before - 1])
+        ) {
+          before++;
+        }
+        let after = BLOCK;
+        while (sameChar(text[hit.index + after], key[start + after])) after++;
+        if (before + after > to - from) [from, to] = [hit.index - before, hit.index + after];
+      }
+      if (to - from < SHORT_KEY) {
+        pattern.lastIndex = hit.index + 1;
+        continue;
+      }
+      out += text.slice(copied, from) + (to - from >= key.length ? redactedKey : redactedPart);
+      copied = pattern.lastIndex = to;
+    }
+    return copied === 0 ? text : out + text.slice(copied);
+  };
+}
+
+/** The function that removes one key: every listed form first, then any run of it. */
 function redactorOf(key: string): Redactor {
   const known = redactors.get(key);
   if (known) return known;
-  const steps = secretForms(key).map((form): Redactor => {
-    if (form.length >= SHORT_KEY) {
-      return (text) => (text.includes(form) ? text.split(form).join(redactedKey) : text);
-    }
-    const alone = new RegExp(`(?<![\\w.~+/=-])${escapeRegExp(form)}(?![\\w.~+/=-])`, 'g');
-    return (text) => (text.includes(form) ? text.replace(alone, redactedKey) : text);
-  });
-  const redactor: Redactor = (text) => steps.reduce((out, step) => step(out), text);
+  const forms = formsRedactor(secretForms(key));
+  const runs = key.length >= SHORT_KEY ? runsRedactor(key) : (text: string) => text;
+  const redactor: Redactor = (text) => runs(forms(text));
   redactors.set(key, redactor);
   return redactor;
 }
 
-/** The text with every form of one key replaced by <API_KEY>. */
+/** The text with every form of one key replaced by <API_KEY>, and its near misses by labels. */
 export function redactKey(text: string, key: string): string {
   return redactorOf(key)(text);
 }
