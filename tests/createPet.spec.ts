@@ -254,11 +254,12 @@ test.describe(section('4.2'), () => {
   );
 
   test(
-    'a body without name or without categoryId is refused with 400',
+    'a body without name or without categoryId is refused with 400; a key that differs only in case ("Name") is another key',
     req('CREATE-400-REQUIRED'),
     refusesEach((name, categoryId) => ({
-      'no name': { json: { categoryId } },
-      'no categoryId': { json: { name } },
+      // JSON keys are case-sensitive: Go's encoding/json, for one, fills name from "Name".
+      'no name, a key "Name"': { json: { Name: name, categoryId } },
+      'no categoryId, a key "categoryid"': { json: { name, categoryid: categoryId } },
       neither: { json: { status: 'available' } },
     })),
   );
@@ -317,6 +318,28 @@ test.describe(section('4.2'), () => {
       'malformed JSON': { raw: `{"name": ${JSON.stringify(name)}, "categoryId": ${categoryId}` },
       empty: { raw: '' },
     })),
+  );
+
+  test(
+    'a body that is not exactly one JSON text is refused with 400: content after the value, JSON5 and JavaScript extensions, bytes that are not UTF-8',
+    req('CREATE-400-BODY'),
+    // Each body is a valid NewPet to a parser that takes that one leniency (Go's json.Decoder,
+    // JSON5, Python's NaN, a decoder that substitutes U+FFFD), so such a parser adds it.
+    refusesEach((name, categoryId) => {
+      const newPet = `"name": ${JSON.stringify(name)}, "categoryId": ${categoryId}`;
+      return {
+        'text after the value': { raw: `{${newPet}} trailing` },
+        'a second value': { raw: `{${newPet}} {${newPet}}` },
+        'a trailing comma': { raw: `{${newPet},}` },
+        'a comment': { raw: `{${newPet} /* comment */}` },
+        'single quotes': { raw: `{'name': '${name}', 'categoryId': ${categoryId}}` },
+        'unquoted keys': { raw: `{name: ${JSON.stringify(name)}, categoryId: ${categoryId}}` },
+        NaN: { raw: `{${newPet}, "weight": NaN}` },
+        Infinity: { raw: `{${newPet}, "weight": -Infinity}` },
+        // JSON text is UTF-8 (RFC 8259 §8.1): "é" sent as Latin-1 is a byte that is not.
+        'not UTF-8': { raw: Buffer.from(`{${newPet.replace(/",/, 'caf\u00e9",')}}`, 'latin1') },
+      };
+    }),
   );
 });
 
