@@ -14,6 +14,7 @@ import {
   type ExpectedStatus,
   type KnownPet,
   type Problem,
+  type RefusalCause as Refusal,
   type SentPet,
   asPet,
   beyondDoubleRange,
@@ -97,6 +98,11 @@ function listedProblems(items: readonly unknown[]): Problem[] {
     if (known) problems.push(...storedProblems(known, pet, 'in the list'));
   }
   return problems;
+}
+
+export interface CreateOptions extends CheckOptions {
+  /** A refusal's cause (`pets.refusalOf`): the refusal is charged to it rather than to `as`. */
+  refusal?: Refusal;
 }
 
 export interface ListExpectation extends CheckOptions {
@@ -220,12 +226,11 @@ function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
 }
 
 /** A 201 answer for a NewPet: status, shape, what was sent. */
-function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementId) {
-  // A NewPet without status refused with 400: the status is optional (NEWPET-STATUS-OPTIONAL).
-  const refusedForStatus = response.status === 400 && sent.status === undefined;
-  const problems = statusProblems(response, 201, refusedForStatus ? 'NEWPET-STATUS-OPTIONAL' : own);
+function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementId, why?: Refusal) {
+  // A refusal is charged to the value that made the difference, when one was found.
+  const problems = statusProblems(response, 201, why?.requirement ?? own);
   if (blocked(problems)) {
-    if (refusedForStatus) problems[0]!.text += ': a NewPet without status (status is optional)';
+    if (why) problems[0]!.text += `: ${why.text}`;
     else if (response.status === 400 && !process.env.CONFORMANCE_CATEGORY_IDS) {
       problems[0]!.text +=
         ': a valid NewPet was refused. If the target accepts only the categoryIds of its own ' +
@@ -325,10 +330,12 @@ const matchers = {
 
   /**
    * A createPet answer: 201 with a Pet carrying exactly what was sent (the name, the status when
-   * sent, the categoryId). The pet is remembered, so every later read of it is checked too.
+   * sent, the categoryId). The pet is remembered, so every later read of it is checked too. A
+   * refusal is charged to `refusal`, the value that made the difference (`pets.refusalOf`).
    */
-  toCreatePet(received: ApiResponse, sent: SentPet, options: CheckOptions = {}): MatcherResult {
-    const { problems, pet } = createdProblems(received, sent, options.as ?? 'CREATE-201-PET');
+  toCreatePet(received: ApiResponse, sent: SentPet, options: CreateOptions = {}): MatcherResult {
+    const own = options.as ?? 'CREATE-201-PET';
+    const { problems, pet } = createdProblems(received, sent, own, options.refusal);
     if (pet && received.status === 201) remember(sent, pet);
     return settle('toCreatePet', [
       { exchange: received, expected: `201 with a Pet: ${describePet(sent)}`, problems },
