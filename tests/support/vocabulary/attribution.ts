@@ -13,7 +13,11 @@
  *   its status PETSTATUS-ENUM; a list that is not an array: LIST-200-PETS;
  * - a created pet's name or status not as sent: CREATE-ECHO in the 201 answer, CREATE-PERSIST
  *   when read back (unless the 201 answer showed the same already); a categoryId not as sent,
- *   anywhere: NEWPET-CATEGORYID-INT64.
+ *   anywhere: NEWPET-CATEGORYID-INT64;
+ * - a valid NewPet refused: the requirement of the one value that makes the difference (the same
+ *   NewPet with that value made ordinary is added, `refusalOf` in pets.ts): its categoryId
+ *   NEWPET-CATEGORYID-INT64, its name CREATE-201-PET, its status PETSTATUS-ENUM, no status
+ *   NEWPET-STATUS-OPTIONAL; none alone: CREATE-201-PET.
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ApiResponse, Operation, Pet } from '../http/client.ts';
@@ -202,6 +206,23 @@ export function listBodyProblems(response: ApiResponse): {
     text: `listed Pet ${violation.text}`,
   }));
   return { problems: unique(problems).slice(0, 8), items: body.value };
+}
+
+/** Why a valid NewPet was refused: the requirement of the value that made the difference. */
+export interface RefusalCause {
+  requirement: RequirementId;
+  /** Which value, and the NewPet that was added without it. */
+  text: string;
+}
+
+/**
+ * A valid NewPet's answer that refuses it (a 4xx other than 401, 408 and 429, which refuse no
+ * value; or a 500, an exception on one), where the value that made the difference is worth finding.
+ */
+export function isRefusal(response: ApiResponse): boolean {
+  if (response.failure !== undefined) return false;
+  const { status } = response;
+  return status === 500 || (status >= 400 && status < 500 && ![401, 408, 429].includes(status));
 }
 
 /** What a create sent, and what the service is expected to keep of it. */

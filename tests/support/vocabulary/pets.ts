@@ -20,7 +20,7 @@ import {
 import { petNamePrefix } from '../setup/settings.ts';
 import { checkFailure } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
-import { type KnownPet, petsIn } from './attribution.ts';
+import { type KnownPet, type RefusalCause, isRefusal, petsIn } from './attribution.ts';
 import { expect } from './matchers.ts';
 import { block } from './verdicts.ts';
 import { getPetMayBeGone } from './versioning.ts';
@@ -42,6 +42,15 @@ export interface PetFields {
   categoryId?: bigint;
   /** Default `available`; `omitted` leaves the field out (the service then chooses). */
   status?: PetStatus | 'omitted';
+}
+
+/** A name the suite makes for itself: the run's marker, a plain label, at most 40 UTF-8 bytes. */
+function isOwnName(name: string): boolean {
+  return (
+    name.startsWith(petNamePrefix) &&
+    /^[a-z0-9-]*$/.test(name.slice(petNamePrefix.length)) &&
+    Buffer.byteLength(name) <= ownNameBytes
+  );
 }
 
 /**
@@ -86,9 +95,69 @@ export class Pets {
   /** Sends a NewPet and checks its 201 answer (CREATE-201-PET, the shape, the echo). */
   async createPet(newPet: NewPet): Promise<KnownPet> {
     const response = await this.api.createPet({ json: newPet });
-    expect(response).toCreatePet(newPet);
+    expect(response).toCreatePet(newPet, { refusal: await this.refusalOf(newPet, response) });
     const echoed = response.pet();
     return { ...newPet, id: echoed.id, echoed };
+  }
+
+  /**
+   * Why a valid NewPet was refused, before the refusal is charged: the same NewPet is sent again
+   * with one unusual value made ordinary (the categoryId, then the name, then the status: none
+   * becomes available, another becomes available), until one is added. That value made the
+   * difference, and the refusal is its requirement's (attribution.ts). Undefined when the answer is
+   * no refusal, or no one value made the difference. Sends nothing unless the NewPet was refused.
+   */
+  async refusalOf(newPet: NewPet, answer: ApiResponse): Promise<RefusalCause | undefined> {
+    if (!isRefusal(answer)) return undefined;
+    const categoryId = this.categoryId();
+    const hint = this.categoryIds
+      ? ''
+      : ' (if the target accepts only the categoryIds of its own categories, list them in CONFORMANCE_CATEGORY_IDS)';
+    const trials: [NewPet, RefusalCause][] = [];
+    if (newPet.categoryId !== categoryId) {
+      trials.push([
+        { ...newPet, categoryId },
+        {
+          requirement: 'NEWPET-CATEGORYID-INT64',
+          text: `refused for its categoryId ${newPet.categoryId}: the same NewPet with categoryId ${categoryId} was added${hint}`,
+        },
+      ]);
+    }
+    if (!isOwnName(newPet.name)) {
+      const name = ownName('ordinary');
+      trials.push([
+        { ...newPet, name },
+        {
+          requirement: 'CREATE-201-PET',
+          text: `refused for its name, a valid one: the same NewPet named ${JSON.stringify(name)} was added`,
+        },
+      ]);
+    }
+    if (newPet.status !== 'available') {
+      trials.push([
+        { ...newPet, status: 'available' },
+        newPet.status === undefined
+          ? {
+              requirement: 'NEWPET-STATUS-OPTIONAL',
+              text: 'refused for want of a status, which is optional: the same NewPet with status available was added',
+            }
+          : {
+              requirement: 'PETSTATUS-ENUM',
+              text: `refused for its status ${newPet.status}: the same NewPet with status available was added`,
+            },
+      ]);
+    }
+    if (trials.length === 0) return undefined;
+    return base.step(
+      'find the value that made the difference: one made ordinary at a time',
+      async () => {
+        for (const [ordinary, cause] of trials) {
+          const retried = await this.api.createPet({ json: ordinary });
+          if (retried.failure === undefined && retried.status === 201) return cause;
+        }
+        return undefined;
+      },
+    );
   }
 
   /** A pet that exists, created once per worker; in read-only mode, one the store lists. */

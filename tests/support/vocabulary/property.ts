@@ -1,9 +1,11 @@
 /**
  * Property checks with fast-check, made fit for a remote target:
  * - one seed per run (FC_SEED), a path to replay a counterexample (FC_PATH), FC_RUNS runs;
- * - bounded shrinking: after a failure at most `shrinkRuns` more inputs are sent; the ones after
- *   that count as passing without a request, so the counterexample reported is the smallest one
- *   actually seen to fail, found in seconds;
+ * - shrinking bounded by time, not by steps: after a failure, smaller inputs are sent for up to
+ *   `shrinkTimeMs`, whatever time the runs before it took; inputs after that count as passing
+ *   without a request, so the counterexample reported is the smallest one actually seen to fail.
+ *   The arbitraries shrink towards the ordinary (generators.ts: the run's marker as the name, no
+ *   status), so what does not matter to a failure is shrunk away and what does is left;
  * - on failure, the seed, the path, the shrunk counterexample and the one command that replays it
  *   are in the error, an annotation and an attachment; the error is charged to the requirement
  *   the counterexample broke (the check inside names it);
@@ -27,13 +29,16 @@ import { inconclusive, ownRequirements, primaryRequirement } from './verdicts.ts
 export interface PropertyOptions {
   /** Runs: FC_RUNS, or half of it for a property whose domain the examples already bound. */
   runs?: 'all' | 'half';
-  /** Inputs sent while shrinking a failure (default 40). */
-  shrinkRuns?: number;
   /**
-   * Overall time limit in ms (default 30 s, or half the test timeout when that is shorter): a
+   * Time for the runs in ms (default 30 s, or half the test timeout when that is shorter): a
    * property cut short by it is inconclusive.
    */
   timeLimitMs?: number;
+  /**
+   * Time for shrinking a failure in ms, from the first failure on (default 10 s, or a quarter of
+   * the test timeout when that is shorter).
+   */
+  shrinkTimeMs?: number;
 }
 
 const runsOf = (options: PropertyOptions) =>
@@ -45,12 +50,16 @@ export async function checkProperty<T>(
   options: PropertyOptions = {},
 ): Promise<void> {
   const info = test.info();
-  const shrinkRuns = options.shrinkRuns ?? 40;
+  const timeLimitMs = options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2);
+  const shrinkTimeMs = options.shrinkTimeMs ?? Math.min(10_000, settings.testTimeoutMs / 4);
   // An error that ends the property at once, not a counterexample: a spent write budget, or a
   // skip (read-only mode), which Playwright must see as thrown.
   let stop: unknown;
-  let failures = 0;
-  let sentAfterFailure = 0;
+  // When the first failure was seen; until then, the runs actually sent and whether time ran out.
+  let failedAt: number | undefined;
+  let sentRuns = 0;
+  let cutShort = false;
+  const started = Date.now();
   const runs = runsOf(options);
   // A replay (FC_PATH) runs the one counterexample its path names, not `runs` inputs.
   const title =
@@ -61,7 +70,12 @@ export async function checkProperty<T>(
     fc.check(
       fc.asyncProperty(arbitrary, async (value) => {
         if (stop) return true;
-        if (failures > 0 && sentAfterFailure++ >= shrinkRuns) return true;
+        if (failedAt === undefined) {
+          // The runs' time is up: the rest count as passing, unsent, and the property decided nothing.
+          if (Date.now() - started > timeLimitMs) cutShort = true;
+          if (cutShort) return true;
+          sentRuns++;
+        } else if (Date.now() - failedAt > shrinkTimeMs) return true;
         try {
           await predicate(value);
           return true;
@@ -71,7 +85,7 @@ export async function checkProperty<T>(
             stop = error;
             return true;
           }
-          failures++;
+          failedAt ??= Date.now();
           throw error;
         }
       }),
@@ -81,21 +95,23 @@ export async function checkProperty<T>(
         // Replaying a path runs exactly that counterexample, without shrinking it further.
         endOnFailure: settings.fcPath !== undefined,
         numRuns: runs,
-        // Within the test's own timeout, so that a slow target makes the property inconclusive
-        // rather than the test time out.
-        interruptAfterTimeLimit:
-          options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2),
+        // A hard stop within the test's own timeout (a run that outlasts its time, shrinking
+        // included), so that a slow target makes the property inconclusive rather than the test
+        // time out. A failure found is reported all the same: the smallest seen so far.
+        interruptAfterTimeLimit: timeLimitMs + shrinkTimeMs,
       },
     ),
   );
   if (stop) throw stop;
+  const interrupted = cutShort || details.interrupted;
+  const ran = details.failed ? details.numRuns : Math.min(sentRuns, details.numRuns);
   info.annotations.push({
     type: 'fast-check',
-    description: `seed ${details.seed}, ${details.numRuns} runs${details.interrupted ? ' (interrupted by the time limit)' : ''}`,
+    description: `seed ${details.seed}, ${ran} runs${interrupted ? ' (interrupted by the time limit)' : ''}`,
   });
   if (!details.failed) {
-    if (details.interrupted) {
-      const reason = `cut short by its time limit after ${details.numRuns} of ${runs} runs`;
+    if (interrupted) {
+      const reason = `cut short by its time limit after ${ran} of ${runs} runs`;
       for (const id of ownRequirements()) inconclusive(id, reason);
     }
     return;

@@ -271,6 +271,30 @@ export const resourceFaults: Variant[] = [
     },
   },
   {
+    name: 'categoryid-safe-integer-cap',
+    kind: 'fault',
+    breaks: 'NEWPET-CATEGORYID-INT64',
+    description:
+      'A validator capped at the safe-integer range (Number.isSafeInteger, a schema maximum of 2^53-1): categoryIds beyond ±(2^53-1) are refused with 400.',
+    apply(s) {
+      afterValidation(s, (newPet) => {
+        const c = newPet.categoryId;
+        return (c < 0n ? -c : c) < TWO_53
+          ? newPet
+          : refuse(s.errorReply(400, 'invalid_body', 'categoryId must be a safe integer'));
+      });
+    },
+    probe: async (t) => {
+      const safe = TWO_53 - 1n;
+      for (const categoryId of [safe, -safe]) {
+        assert.equal(field(await t.create({ name: 'x', categoryId }), 'categoryId'), categoryId);
+      }
+      for (const categoryId of [TWO_53, -TWO_53, INT64_MAX]) {
+        assertError(await t.create({ name: 'x', categoryId }), 400);
+      }
+    },
+  },
+  {
     name: 'list-categoryid-rounded',
     kind: 'fault',
     breaks: 'NEWPET-CATEGORYID-INT64',

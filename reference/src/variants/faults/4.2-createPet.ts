@@ -11,6 +11,7 @@ import {
   editBody,
   without,
 } from '../helpers.ts';
+import { firstValue, json5AsJson, withReplacementCharacters } from '../lenient-json.ts';
 import { INT64_MAX, INT64_MIN, assertError, each, field, statusOf, valid } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
@@ -23,6 +24,9 @@ const HTML_ENTITIES: Record<string, string> = {
 };
 /** A run of whitespace with something other than whitespace on both sides. */
 const INNER_WHITESPACE = /(?<=\S)\s+(?=\S)/g;
+
+/** The NewPet fields, which Go's encoding/json fills from keys that differ only in case. */
+const NEWPET_FIELDS = ['name', 'categoryId', 'status'];
 
 /** A 201 reply whose body went through edit (other replies unchanged). */
 const editCreated =
@@ -147,6 +151,30 @@ export const createPetFaults: Variant[] = [
           : validate(body);
     },
     probe: async (t) => assertError(await t.post('{"name":"a"}'), 422),
+  },
+  {
+    name: 'create-keys-case-insensitive',
+    kind: 'fault',
+    breaks: 'CREATE-400-REQUIRED',
+    description:
+      'Keys are matched as Go\'s encoding/json does: a field takes its exact key, else any key equal to it but for case ("Name", "CATEGORYID"), so a body lacking "name" is added.',
+    apply(s) {
+      beforeValidation(s, (body) => {
+        const filled = { ...body };
+        for (const field of NEWPET_FIELDS) {
+          if (Object.hasOwn(body, field)) continue;
+          const key = Object.keys(body).find((key) => key.toLowerCase() === field.toLowerCase());
+          if (key !== undefined) filled[field] = body[key];
+        }
+        return filled;
+      });
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.post('{"Name":"a","categoryId":1}'), 'name'), 'a');
+      assert.equal(field(await t.post('{"name":"a","CATEGORYID":2}'), 'categoryId'), 2n);
+      assert.equal(field(await t.post('{"name":"a","categoryId":1,"NAME":"b"}'), 'name'), 'a');
+      assertError(await t.post('{"categoryId":1}'), 400);
+    },
   },
   {
     name: 'create-name-coerced',
@@ -308,6 +336,71 @@ export const createPetFaults: Variant[] = [
     probe: async (t) => {
       for (const body of ['null', '[]', '"a"', '1'])
         assert.equal(await statusOf(t.post(body)), 500);
+    },
+  },
+  {
+    name: 'create-json-first-value',
+    kind: 'fault',
+    breaks: 'CREATE-400-BODY',
+    description:
+      "The body is read as Go's json.Decoder reads a stream: the first JSON value, whatever follows it (text, a second value) left unread.",
+    apply(s) {
+      const parseBody = s.parseBody;
+      s.parseBody = (text) => parseBody(firstValue(text));
+    },
+    probe: async (t) => {
+      assert.equal(await statusOf(t.post(`${valid} trailing`)), 201);
+      assert.equal(field(await t.post(`${valid}{"name":"b","categoryId":2}`), 'name'), 'a');
+      assert.equal(field(await t.post(' "x" 1'), 'code'), 'invalid_body');
+      assertError(await t.post('{"name":"a"'), 400);
+    },
+  },
+  {
+    name: 'create-json5',
+    kind: 'fault',
+    breaks: 'CREATE-400-BODY',
+    description:
+      'The body is parsed as JSON5: comments, trailing commas, single-quoted strings, unquoted keys, NaN and Infinity are taken.',
+    apply(s) {
+      const parseBody = s.parseBody;
+      s.parseBody = (text) => parseBody(json5AsJson(text));
+    },
+    probe: async (t) => {
+      const taken = [
+        `{"name":"a", /* comment */ "categoryId":1}`,
+        `{"name":"a", // comment\n "categoryId":1}`,
+        `{"name":"a","categoryId":1,}`,
+        `{'name':'a \\'b\\' "c"','categoryId':1}`,
+        `{name:"a",categoryId:1}`,
+        `{"name":"a","categoryId":1,"weight":NaN,"height":-Infinity}`,
+      ];
+      for (const body of taken) assert.equal(await statusOf(t.post(body)), 201, body);
+      assert.equal(field(await t.post(taken[3]!), 'name'), `a 'b' "c"`);
+      assertError(await t.post(`{"name":"a","categoryId":NaN}`), 400);
+      assertError(await t.post('{"name":"a"'), 400);
+    },
+  },
+  {
+    name: 'create-utf8-replaced',
+    kind: 'fault',
+    breaks: 'CREATE-400-BODY',
+    description:
+      'The body is decoded without checking: bytes that are not UTF-8 become U+FFFD, and the body is added.',
+    apply(s) {
+      const readJsonBody = s.readJsonBody;
+      s.readJsonBody = (req) =>
+        readJsonBody({
+          ...req,
+          readBody: async () => {
+            const read = await req.readBody();
+            return read.ok ? { ok: true, bytes: withReplacementCharacters(read.bytes) } : read;
+          },
+        });
+    },
+    probe: async (t) => {
+      const latin1 = Buffer.from('{"name":"Caf\u00e9","categoryId":1}', 'latin1');
+      assert.equal(field(await t.post(latin1), 'name'), 'Caf\ufffd');
+      assertError(await t.post('{"name":"a"'), 400);
     },
   },
   {

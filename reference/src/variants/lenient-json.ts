@@ -1,0 +1,125 @@
+// Lenient JSON readers, as other ecosystems' defaults behave: used by the fault variants only (the
+// clean service parses strictly, json.ts). Each turns text a lenient parser accepts into the strict
+// JSON it reads it as, which the clean parser then takes.
+
+const WHITESPACE = /\s/;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*/;
+const TOP_LEVEL_SCALAR = /^\s*(?:-?[0-9][0-9.eE+-]*|true|false|null)/;
+
+/**
+ * The text of the first JSON value only, what follows dropped: Go's json.Decoder reads one value
+ * from the stream and leaves the rest unread. Strings and nesting are followed; anything the
+ * scanner does not recognise is left to the strict parser to refuse.
+ */
+export function firstValue(text: string): string {
+  const start = text.search(/\S/);
+  if (start < 0) return text;
+  const opening = text[start];
+  if (opening !== '{' && opening !== '[' && opening !== '"') {
+    return TOP_LEVEL_SCALAR.exec(text)?.[0] ?? text;
+  }
+  let depth = 0;
+  let inString = false;
+  for (let at = start; at < text.length; at++) {
+    const char = text[at];
+    if (inString) {
+      if (char === '\\') at++;
+      else if (char === '"') {
+        inString = false;
+        if (depth === 0) return text.slice(0, at + 1);
+      }
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth++;
+    else if ((char === '}' || char === ']') && --depth === 0) return text.slice(0, at + 1);
+  }
+  return text;
+}
+
+/** The index after the comment starting at `at` (`//` to the line's end, or `/* … *\/`). */
+function afterComment(text: string, at: number): number {
+  if (text[at + 1] === '/') {
+    const end = text.indexOf('\n', at);
+    return end < 0 ? text.length : end;
+  }
+  const end = text.indexOf('*/', at + 2);
+  return end < 0 ? text.length : end + 2;
+}
+
+/** The index of the next character that is neither whitespace nor a comment. */
+function nextSignificant(text: string, from: number): number {
+  let at = from;
+  while (at < text.length) {
+    if (WHITESPACE.test(text[at]!)) at++;
+    else if (text[at] === '/' && (text[at + 1] === '/' || text[at + 1] === '*')) {
+      at = afterComment(text, at);
+    } else break;
+  }
+  return at;
+}
+
+/**
+ * JSON5 read as JSON: comments dropped, trailing commas dropped, single-quoted strings and
+ * unquoted keys quoted, NaN and ±Infinity read as null (what JSON.stringify then stores for
+ * them). What JSON5 itself refuses may come out of here as strict JSON still invalid.
+ */
+export function json5AsJson(text: string): string {
+  let out = '';
+  let at = 0;
+  while (at < text.length) {
+    const char = text[at]!;
+    if (char === '"') {
+      // A double-quoted string, copied as it is.
+      let end = at + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out += text.slice(at, end + 1);
+      at = end + 1;
+    } else if (char === "'") {
+      let value = '';
+      let end = at + 1;
+      while (end < text.length && text[end] !== "'") {
+        if (text[end] === '\\' && text[end + 1] === "'") {
+          value += "'";
+          end += 2;
+        } else if (text[end] === '\\') {
+          value += text.slice(end, end + 2);
+          end += 2;
+        } else {
+          value += text[end] === '"' ? '\\"' : text[end];
+          end++;
+        }
+      }
+      out += `"${value}"`;
+      at = end + 1;
+    } else if (char === '/' && (text[at + 1] === '/' || text[at + 1] === '*')) {
+      at = afterComment(text, at);
+    } else if (char === ',' && '}]'.includes(text[nextSignificant(text, at + 1)] ?? '')) {
+      at++;
+    } else if (/[A-Za-z_$+-]/.test(char)) {
+      const sign = char === '+' || char === '-' ? char : '';
+      const word = IDENTIFIER.exec(text.slice(at + sign.length))?.[0];
+      if (word === 'NaN' || word === 'Infinity') {
+        out += 'null';
+        at += sign.length + word.length;
+      } else if (word && !sign && text[nextSignificant(text, at + word.length)] === ':') {
+        out += `"${word}"`;
+        at += word.length;
+      } else {
+        out += sign + (word ?? '');
+        at += sign.length + (word?.length ?? 0);
+        if (!sign && !word) at++;
+      }
+    } else {
+      out += char;
+      at++;
+    }
+  }
+  return out;
+}
+
+// Not fatal: malformed UTF-8 becomes U+FFFD, as most decoders do by default.
+const replacingUtf8 = new TextDecoder('utf-8');
+
+/** The bytes as a replacing decoder reads them, written back as (now valid) UTF-8. */
+export function withReplacementCharacters(bytes: Uint8Array): Buffer {
+  return Buffer.from(replacingUtf8.decode(bytes), 'utf8');
+}
