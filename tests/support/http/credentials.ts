@@ -5,7 +5,7 @@
  * collation), the key cut short (a comparison over what was sent only), lengthened, one
  * character changed, quoted, doubled. Their labels describe them and never hold the key.
  */
-import type { Credentials } from './client.ts';
+import { type Credentials, authorizationName, lowerCaseAuthorizationName } from './client.ts';
 
 /** How a near miss differs from the key. */
 export type NearMissKind = 'case' | 'shortened' | 'lengthened' | 'changed' | 'quoted';
@@ -79,4 +79,17 @@ export function invalidCredentials(apiKey: string, few = false): Credentials[] {
       label: `Bearer ${label}`,
     })),
   ];
+}
+
+/**
+ * The key under each spelling of the header's name a target must accept (section 5; header names
+ * are case-insensitive, RFC 9110 §5.1): the document's `Authorization`, and the lower-case one
+ * every HTTP/2 client sends. A target that reads names case-sensitively refuses one of them.
+ */
+export function keyUnderEachName(apiKey: string): Credentials[] {
+  return [authorizationName, lowerCaseAuthorizationName].map((name) => ({
+    authorization: `Bearer ${apiKey}`,
+    label: 'Bearer <API_KEY>',
+    name,
+  }));
 }
