@@ -132,7 +132,7 @@ export const test = base.extend<
             }),
           );
         }
-        base.skip(true, `${notes.blockedPrefix}the preflight failed: ${headline}`);
+        base.skip(true, `${notes.preflightBlockedPrefix}${headline}`);
       }
       await use();
     },
