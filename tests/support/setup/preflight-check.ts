@@ -211,7 +211,12 @@ async function fetchWaiting(
     const exchange: ExchangeView = {
       request: { method: 'GET', path: '', url, auth: '' },
       status: response.status(),
-      headers: response.headers(),
+      // What a report shows of the headers: the media type, and where a redirect points.
+      headers: Object.fromEntries(
+        Object.entries(response.headers()).filter(([header]) =>
+          ['content-type', 'location'].includes(header),
+        ),
+      ),
       text: body.length > keptBodyBytes ? `${kept}… (${body.length} bytes in all)` : kept,
       durationMs,
     };
