@@ -136,6 +136,7 @@ function toServiceRequest(
     query: q < 0 ? '' : target.slice(q + 1),
     authorization,
     contentType: req.headers['content-type'],
+    rawHeaders: req.rawHeaders,
     readBody: () => readBody(req, bodyLimit),
   };
 }

@@ -34,6 +34,11 @@ export interface ServiceRequest {
   readonly query: string;
   readonly authorization: string | undefined;
   readonly contentType: string | undefined;
+  /**
+   * The header fields as received, each name in the case it was sent followed by its value
+   * (node's rawHeaders). The clean service reads none of it: header names are case-insensitive.
+   */
+  readonly rawHeaders: readonly string[];
   /** Reads the request body, refusing it once it passes the size limit. Call at most once. */
   readBody(): Promise<BodyRead>;
 }

@@ -2,6 +2,7 @@
 // reference. Probes run against a reference started with the API key KEY; its seeded pets get
 // ids 1, 2, 3... and statuses available, pending, sold, none, available...
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { losslessJson } from '../json.ts';
 import type { ReferenceHandle } from '../server.ts';
 
@@ -39,10 +40,41 @@ export async function call(url: string, init: RequestInit = {}): Promise<Answer>
   return { status: response.status, headers: response.headers, text, body };
 }
 
+/**
+ * A GET whose header names go out exactly as written (fetch sends every name in lower case): for
+ * targets that read header names case-sensitively.
+ */
+export function callAsWritten(url: string, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (typeof value === 'string') answerHeaders.set(name, value);
+        }
+        let body: unknown;
+        try {
+          body = exact(text);
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: response.statusCode ?? 0, headers: answerHeaders, text, body });
+      });
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
 /** A started reference with helpers bound to its base URL. */
 export interface ProbeTarget {
   handle: ReferenceHandle;
   get(path: string, headers?: Record<string, string>): Promise<Answer>;
+  /** A GET with its header names sent exactly as written (callAsWritten). */
+  getAsWritten(path: string, headers: Record<string, string>): Promise<Answer>;
   post(body: string | Uint8Array, headers?: Record<string, string>): Promise<Answer>;
   create(fields: Record<string, unknown>): Promise<Answer>;
 }
@@ -52,6 +84,7 @@ export function probeTarget(handle: ReferenceHandle): ProbeTarget {
   return {
     handle,
     get: (path, headers = AUTH) => call(handle.baseUrl + path, { headers }),
+    getAsWritten: (path, headers) => callAsWritten(handle.baseUrl + path, headers),
     post: (body, headers = { ...AUTH, ...JSON_TYPE }) =>
       call(`${handle.baseUrl}/pets`, { method: 'POST', headers, body }),
     create: (fields) =>

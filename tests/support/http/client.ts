@@ -33,8 +33,20 @@ export interface NewPet {
   status?: PetStatus;
 }
 
-/** How a request authenticates: the configured key, none, or a given Authorization header. */
-export type Credentials = 'key' | 'none' | { authorization: string; label: string };
+/**
+ * The header's name as the document spells it (section 5), sent by default. Header names are
+ * case-insensitive (RFC 9110 §5.1), and Playwright sends a name as written: a target must accept
+ * the key under any spelling (HTTP/2 clients always send the lower-case one).
+ */
+export const authorizationName = 'Authorization';
+/** The other spelling of the name a target meets: the one every HTTP/2 client sends. */
+export const lowerCaseAuthorizationName = 'authorization';
+
+/**
+ * How a request authenticates: the configured key, none, or a given Authorization header (`name`:
+ * the header's name as spelled, else the run's).
+ */
+export type Credentials = 'key' | 'none' | { authorization: string; label: string; name?: string };
 
 /** A request body: a value serialized as exact JSON, or text sent exactly as given. */
 export type Body = { json: unknown } | { raw: string | Buffer };
@@ -52,6 +64,11 @@ export interface ClientOptions {
   readOnly: boolean;
   /** A larger answer is refused instead of being parsed. */
   maxResponseBytes: number;
+  /**
+   * How this run spells the Authorization header's name: the document's, unless the preflight
+   * found the target accepts the key only under another (setup/preflight-check.ts).
+   */
+  authorizationName?: string;
 }
 
 export const readOnlySkipReason =
@@ -160,9 +177,9 @@ export class PetStoreClient {
     body: Body | undefined,
     operation: Operation | undefined,
   ): Promise<ApiResponse> {
-    const { authorization, label } = this.authorization(options.credentials ?? 'key');
+    const { authorization, label, name } = this.authorization(options.credentials ?? 'key');
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-    if (authorization !== undefined) headers.authorization = authorization;
+    if (authorization !== undefined) headers[name] = authorization;
     let data: Buffer | undefined;
     if (body !== undefined) {
       // A string `data` would be re-encoded as a JSON string by Playwright: always send bytes.
@@ -170,6 +187,7 @@ export class PetStoreClient {
       headers['content-type'] ??= 'application/json';
     }
     const sent: SentRequest = { method, path, url: this.url(path), auth: label };
+    if (name !== authorizationName) sent.authName = name;
     if (data !== undefined) sent.body = data.toString();
 
     for (let attempt = 1; ; attempt++) {
@@ -256,12 +274,17 @@ export class PetStoreClient {
     );
   }
 
-  private authorization(credentials: Credentials): { authorization?: string; label: string } {
-    if (credentials === 'none') return { label: 'none' };
+  private authorization(credentials: Credentials): {
+    authorization?: string;
+    label: string;
+    name: string;
+  } {
+    const name = this.options.authorizationName ?? authorizationName;
+    if (credentials === 'none') return { label: 'none', name };
     if (credentials === 'key') {
-      return { authorization: `Bearer ${this.options.apiKey}`, label: 'Bearer <API_KEY>' };
+      return { authorization: `Bearer ${this.options.apiKey}`, label: 'Bearer <API_KEY>', name };
     }
-    return credentials;
+    return { ...credentials, name: credentials.name ?? name };
   }
 
   /** Removes the key from any text that may reach a report. */

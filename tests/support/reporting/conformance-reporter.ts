@@ -6,7 +6,8 @@
  *
  * A requirement can fail through a finding alone (another test's check met its deviation, and that
  * test passed its own check), or through known failures alone (which Playwright counts as
- * expected): the run then fails all the same, through onEnd's status.
+ * expected), and a target's preflight can fail with its tests blocked: the run then fails all the
+ * same, through onEnd's status.
  *
  * It runs after the redacting reporter, and redacts what it writes once more.
  */
@@ -208,8 +209,11 @@ export default class ConformanceReporter implements Reporter {
       ),
     );
     // A requirement that failed through findings alone, or through known failures only (which
-    // Playwright counts as expected), fails the run all the same.
-    const failed = summaries.some((summary) => summary.totals.requirements.failed > 0);
+    // Playwright counts as expected), fails the run all the same; so does a target whose
+    // preflight failed (its tests blocked: also the shard that does not hold the failing check).
+    const failed =
+      summaries.some((summary) => summary.totals.requirements.failed > 0) ||
+      records.some((record) => record.skipReason?.startsWith(notes.preflightBlockedPrefix));
     const status = failed && result.status === 'passed' ? 'failed' : result.status;
     for (const summary of summaries) summary.status = status;
     for (const summary of summaries) {

@@ -17,6 +17,8 @@ export interface RequestView {
   url: string;
   /** The Authorization header as described in reports: the key itself is never shown. */
   auth: string;
+  /** The header's name as spelled on the wire, when not the document's `Authorization`. */
+  authName?: string;
   body?: string;
 }
 
@@ -37,9 +39,9 @@ export function excerpt(text: string, max = 600): string {
 }
 
 /** `GET https://…/v1/pets (Authorization: Bearer <API_KEY>)`, and the body below it if any. */
-export function requestLine({ method, url, auth, body }: RequestView): string {
+export function requestLine({ method, url, auth, authName, body }: RequestView): string {
   const sent = body === undefined ? '' : `\n  body: ${excerpt(body, 300)}`;
-  return `${method} ${url} (Authorization: ${auth})${sent}`;
+  return `${method} ${url} (${authName ?? 'Authorization'}: ${auth})${sent}`;
 }
 
 /** For a 3xx, where it points: the suite follows no redirect, so a 3xx is judged as it is. */
@@ -68,11 +70,12 @@ export function responseLine(exchange: ExchangeView): string {
 }
 
 /** A curl command that repeats a request, with the key left to the shell ($API_KEY). */
-export function curlCommand({ method, path, auth, body }: RequestView): string {
+export function curlCommand({ method, path, auth, authName, body }: RequestView): string {
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   const parts = [`curl -i -X ${method} "$BASE_URL"${quote(path)}`];
-  if (auth !== 'none')
-    parts.push(`-H ${quote(`Authorization: ${auth}`).replace('<API_KEY>', '\'"$API_KEY"\'')}`);
+  // curl sends a header's name as written (HTTP/1.1), so the spelling is repeated too.
+  const header = `${authName ?? 'Authorization'}: ${auth}`;
+  if (auth !== 'none') parts.push(`-H ${quote(header).replace('<API_KEY>', '\'"$API_KEY"\'')}`);
   if (body !== undefined)
     parts.push(`-H 'content-type: application/json' --data-binary ${quote(body)}`);
   return parts.join(' ');
@@ -154,7 +157,7 @@ export function splitFailure(message: string): FailureParts {
     };
   }
   // A request that got no usable answer: "GET … (Authorization: …) failed: why".
-  const request = /^[A-Z]+ \S+ \(Authorization: .*?\)(?= failed: |: |$)/.exec(lines[0]!)?.[0];
+  const request = /^[A-Z]+ \S+ \([Aa]uthorization: .*?\)(?= failed: |: |$)/.exec(lines[0]!)?.[0];
   if (request) {
     const why = lines[0]!.slice(request.length).replace(/^( failed)?: /, '');
     return { request, other: [why, ...lines.slice(1)].join('\n').trim() };

@@ -47,6 +47,8 @@ export const notes = {
   notRun: 'not run',
   /** A skip whose reason starts so: the test was blocked by another requirement's failure. */
   blockedPrefix: 'blocked: ',
+  /** A skip whose reason starts so: the target's preflight failed (the run fails with it). */
+  preflightBlockedPrefix: 'blocked: the preflight failed: ',
 } as const;
 
 /** Errors that stop a check without charging the target: the run's own limits. */

@@ -3,17 +3,27 @@
  * A target that is down, refuses the key, sits at another address or is not this interface
  * would otherwise fail every test the same way; here it is one message saying which it is. When
  * the answer is this interface answering against the document (a list that is not an array,
- * limit=1 refused), the message names the requirement it breaks.
+ * limit=1 refused), the message names the requirement it breaks, and the result carries the
+ * exchange, so that the run can charge the requirement with it.
+ *
+ * The key goes under the header's name as the document spells it, `Authorization`. A 401 (or
+ * 403) has two causes, told apart before the key is blamed: the request is sent once more with the
+ * name in lower case (a diagnosis, not a retry of a check). Refused again: the key is wrong.
+ * Accepted: the target reads header names case-sensitively (they are case-insensitive, RFC 9110
+ * §5.1), which breaks AUTH-BEARER alone; the run goes on under the spelling the target accepts,
+ * so that every other requirement is still checked, and AUTH-BEARER's check sends both.
  *
  * A target that asks to wait (429, 503 with Retry-After) is waited for, as every request is.
  * Settings are passed in (this module does not read the configuration) so that the project's own
  * tests can call it directly. Nothing returned contains the key.
  */
-import { type APIResponse, request } from '@playwright/test';
+import { type APIRequestContext, type APIResponse, request } from '@playwright/test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
+import { authorizationName, lowerCaseAuthorizationName } from '../http/client.ts';
 import { retryDelayMs } from '../http/throttle.ts';
 import { firstLine, transportCause } from '../http/transport-errors.ts';
+import type { ExchangeView } from '../reporting/failure-text.ts';
 import { redact } from '../reporting/redaction.ts';
 import { shownUrl } from './base-url.ts';
 
@@ -29,77 +39,210 @@ export interface PreflightOptions {
 
 /** What the preflight found: a one-line summary when the target is usable, else the problem. */
 export type PreflightResult =
-  { ok: true; summary: string } | { ok: false; problem: string; requirement?: RequirementId };
+  | {
+      ok: true;
+      summary: string;
+      /** The spelling of the Authorization header's name the target accepts the key under. */
+      authorizationName: string;
+      /** Requests sent, each wait included. */
+      requests: number;
+    }
+  | {
+      ok: false;
+      problem: string;
+      requirement?: RequirementId;
+      /** The answers the problem was found in (as shown in reports, never the key). */
+      exchanges: ExchangeView[];
+      /** What the answer should have been; with a requirement. */
+      expected?: string;
+      requests: number;
+    };
 
-/** A problem: what it is (the first line), what came back, what to do, what it breaks. */
-type Finding = [headline: string, received: string, advice: string, requirement?: RequirementId];
+/** A problem: what it is (the first line), what to do, what it breaks, what was expected. */
+type Finding = [headline: string, advice: string, requirement?: RequirementId, expected?: string];
 
 const envHint = 'in the environment or in .env (see .env.example)';
 const baseHint =
   `Set BASE_URL ${envHint} to the base address the interface's paths are relative to, ` +
   'ending in /v1 (e.g. https://staging.example.com/petstore/api/v1).';
+/** Of an answer's body, what a report keeps (the env variable handing it on is bounded). */
+const keptBodyBytes = 8192;
+
+/** One answer of the preflight, its exchange as reports show it, and the line the console shows. */
+interface Answer {
+  response: APIResponse;
+  body: Buffer;
+  exchange: ExchangeView;
+  line: string;
+}
+
+const refusesKey = ({ exchange }: Pick<Answer, 'exchange'>) =>
+  exchange.status === 401 || exchange.status === 403;
 
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
-  const url = `${options.baseUrl}/pets?limit=1`;
+  const path = '/pets?limit=1';
+  const url = `${options.baseUrl}${path}`;
+  const shown = shownUrl(url);
+  // A hostile target may echo the request, key included.
+  const scrub = (text: string) => redact(text, [options.apiKey]);
   const context = await request.newContext({ ignoreHTTPSErrors: options.insecureTls });
   const started = Date.now();
+  const wait = { waitedMs: 0, requests: 0 };
+  /** What each request got (the last one judged), also when one got no answer. */
+  const answers: Pick<Answer, 'exchange' | 'line'>[] = [];
   let finding: Finding | undefined;
-  let waitedMs = 0;
+  let name = authorizationName;
+  const ask = async (spelling: string) => {
+    const answer = await fetchWaiting(context, url, spelling, options, wait);
+    answer.exchange.request = { method: 'GET', path, url: shown, auth: 'Bearer <API_KEY>' };
+    if (spelling !== authorizationName) answer.exchange.request.authName = spelling;
+    answer.exchange.text = scrub(answer.exchange.text);
+    answers.push(answer);
+    return answer;
+  };
   try {
-    for (let attempt = 1; ; attempt++) {
-      const response = await context.fetch(url, {
-        headers: { accept: 'application/json', authorization: `Bearer ${options.apiKey}` },
-        timeout: options.timeoutMs,
-        maxRedirects: 0,
-        failOnStatusCode: false,
-      });
-      const body = await response.body();
-      const throttled =
-        response.status() === 429 ||
-        (response.status() === 503 && response.headers()['retry-after'] !== undefined);
-      const delay = throttled ? retryDelayMs(response.headers(), attempt) : 0;
-      if (throttled && waitedMs + delay <= (options.maxWaitMs ?? 0)) {
-        waitedMs += delay;
-        await sleep(delay);
-        continue;
+    let answer = await ask(authorizationName);
+    if (refusesKey(answer)) {
+      // Which it is, the key or the header's name, before the key is blamed: one more request.
+      const other = await ask(lowerCaseAuthorizationName);
+      if (!refusesKey(other)) {
+        answer = other;
+        name = lowerCaseAuthorizationName;
       }
-      finding = judge(response, body, options.maxResponseBytes, waitedMs);
-      break;
     }
+    finding = refusesKey(answer)
+      ? keyRejected(answers)
+      : judge(answer.response, answer.body, options.maxResponseBytes, wait.waitedMs);
   } catch (error) {
     finding = [
       `the target is unreachable: ${transportCause(error, options.timeoutMs) ?? 'the request failed'}`,
-      `=> ${firstLine(error)}`,
       `Check BASE_URL ${envHint}, and that the target is up and reachable from this machine.`,
     ];
+    answers.push({
+      line: `=> ${firstLine(error)}`,
+      exchange: {
+        request: { method: 'GET', path, url: shown, auth: 'Bearer <API_KEY>' },
+        status: 0,
+        headers: {},
+        text: '',
+        durationMs: Date.now() - started,
+        failure: scrub(firstLine(error)),
+      },
+    });
   } finally {
     await context.dispose();
   }
 
-  // A hostile target may echo the request, key included.
-  const scrub = (text: string) => redact(text, [options.apiKey]);
-  const shown = shownUrl(url);
+  const caseNote =
+    name === authorizationName
+      ? ''
+      : ` The target refused the key under the header name "${authorizationName}" ` +
+        `(${answers[0]!.exchange.status}) and accepted it under "${name}": it reads header names ` +
+        'case-sensitively (they are case-insensitive, RFC 9110 §5.1), which breaks AUTH-BEARER. ' +
+        `The run goes on sending "${name}", so that every other requirement is checked; ` +
+        "AUTH-BEARER's check sends both spellings.";
   if (!finding) {
     const waited =
-      waitedMs > 0 ? ` (after waiting ${(waitedMs / 1000).toFixed(1)} s as it asked)` : '';
+      wait.waitedMs > 0
+        ? ` (after waiting ${(wait.waitedMs / 1000).toFixed(1)} s as it asked)`
+        : '';
     return {
       ok: true,
       summary: scrub(
-        `Preflight: GET ${shown} answered 200 in ${Date.now() - started} ms${waited}.`,
+        `Preflight: GET ${shown} answered 200 in ${Date.now() - started} ms${waited}.${caseNote}`,
       ),
+      authorizationName: name,
+      requests: wait.requests,
     };
   }
-  const [headline, received, advice, requirement] = finding;
-  const sent = `GET ${shown} (Authorization: Bearer <API_KEY>)`;
+  const [headline, advice, requirement, expected] = finding;
+  const lines = answers.flatMap(({ exchange, line }) => [
+    `GET ${shown} (${exchange.request.authName ?? authorizationName}: Bearer <API_KEY>)`,
+    line,
+  ]);
   const breaks = requirement ? ` This answer breaks ${requirement}.` : '';
   const result: PreflightResult = {
     ok: false,
     problem: scrub(
-      `${headline}\n  ${sent}\n  ${received}\n  ${advice}${breaks}\n  No test was run.`,
+      `${headline}\n${lines.map((line) => `  ${line}\n`).join('')}  ${advice}${breaks}${caseNote}\n  No test was run.`,
     ),
+    // The answer judged: the last one.
+    exchanges: answers.slice(-1).map(({ exchange }) => exchange),
+    requests: wait.requests,
   };
   if (requirement) result.requirement = requirement;
+  if (expected) result.expected = expected;
   return result;
+}
+
+/**
+ * One GET of the list, waited for as long as the target asks (429, 503 with Retry-After) within
+ * the bound; `wait` counts the time waited and the requests sent. The exchange's request is the
+ * caller's to fill in.
+ */
+async function fetchWaiting(
+  context: APIRequestContext,
+  url: string,
+  name: string,
+  options: PreflightOptions,
+  wait: { waitedMs: number; requests: number },
+): Promise<Answer> {
+  for (let attempt = 1; ; attempt++) {
+    const started = Date.now();
+    wait.requests++;
+    const response = await context.fetch(url, {
+      headers: { accept: 'application/json', [name]: `Bearer ${options.apiKey}` },
+      timeout: options.timeoutMs,
+      maxRedirects: 0,
+      failOnStatusCode: false,
+    });
+    const body = await response.body();
+    const durationMs = Date.now() - started;
+    const throttled =
+      response.status() === 429 ||
+      (response.status() === 503 && response.headers()['retry-after'] !== undefined);
+    const delay = throttled ? retryDelayMs(response.headers(), attempt) : 0;
+    if (throttled && wait.waitedMs + delay <= (options.maxWaitMs ?? 0)) {
+      wait.waitedMs += delay;
+      await sleep(delay);
+      continue;
+    }
+    const kept = body.subarray(0, keptBodyBytes).toString('utf8');
+    const exchange: ExchangeView = {
+      request: { method: 'GET', path: '', url, auth: '' },
+      status: response.status(),
+      // What a report shows of the headers: the media type, and where a redirect points.
+      headers: Object.fromEntries(
+        Object.entries(response.headers()).filter(([header]) =>
+          ['content-type', 'location'].includes(header),
+        ),
+      ),
+      text: body.length > keptBodyBytes ? `${kept}… (${body.length} bytes in all)` : kept,
+      durationMs,
+    };
+    return { response, body, exchange, line: receivedLine(response, body) };
+  }
+}
+
+/** `=> 200 application/json, 12 bytes: {"items":[]}`: an answer, on one line. */
+function receivedLine(response: APIResponse, body: Buffer): string {
+  const type = response.headers()['content-type'] || 'no Content-Type';
+  // Only the start of the body is decoded: it may be huge.
+  const start = body.subarray(0, 200).toString('utf8');
+  const excerpt = body.length === 0 ? '(empty body)' : `${start}${body.length > 200 ? '…' : ''}`;
+  return `=> ${response.status()} ${type}, ${body.length} bytes: ${excerpt}`;
+}
+
+/** Refused under both spellings of the header's name: the key itself. */
+function keyRejected(answers: readonly Pick<Answer, 'exchange'>[]): Finding {
+  const statuses = answers.map(
+    ({ exchange }) => `${exchange.request.authName ?? authorizationName}: ${exchange.status}`,
+  );
+  const status = answers[0]!.exchange.status;
+  return [
+    `the API key was rejected (${status}), under both spellings of the header's name (${statuses.join(', ')})`,
+    `Check API_KEY ${envHint}: it must be a key this target accepts.`,
+  ];
 }
 
 /** What is wrong with the answer, or nothing when it is a JSON array. */
@@ -111,35 +254,25 @@ function judge(
 ): Finding | undefined {
   const status = response.status();
   const headers = response.headers();
-  const type = headers['content-type'] || 'no Content-Type';
-  // Only the start of the body is decoded: it may be huge.
-  const start = body.subarray(0, 200).toString('utf8');
-  const excerpt = body.length === 0 ? '(empty body)' : `${start}${body.length > 200 ? '…' : ''}`;
-  const received = `=> ${status} ${type}, ${body.length} bytes: ${excerpt}`;
-
-  if (status === 401 || status === 403) {
-    return [
-      `the API key was rejected (${status})`,
-      received,
-      `Check API_KEY ${envHint}: it must be a key this target accepts.`,
-    ];
-  }
   if (status === 404) {
     // An Error body: the interface answering, but not at paths relative to this base address.
     const breaks: RequirementId | undefined = isErrorBody(body) ? 'BASE-V1' : undefined;
-    return ['wrong base address (404 on the list of pets)', received, baseHint, breaks];
+    return [
+      'wrong base address (404 on the list of pets)',
+      baseHint,
+      breaks,
+      '200 with the list of pets, at /pets below the base address',
+    ];
   }
   if (status >= 300 && status < 400) {
     return [
       `the target answered with a redirect (${status}) to ${headers.location ?? '(no Location)'}`,
-      received,
       `The suite follows no redirect. ${baseHint}`,
     ];
   }
   if (status === 429 || (status === 503 && headers['retry-after'] !== undefined)) {
     return [
       `rate limited: the target kept asking to wait (${status}) after ${(waitedMs / 1000).toFixed(1)} s`,
-      received,
       'Set CONFORMANCE_RATE to its limit (requests a second), or raise CONFORMANCE_MAX_WAIT_S.',
     ];
   }
@@ -147,22 +280,20 @@ function judge(
     // The interface answering, refusing the documented minimum of limit.
     return [
       'the list of pets with limit=1 was refused (400)',
-      received,
       'limit=1 is the documented minimum (section 8): the target must accept it.',
       'LIST-LIMIT-MIN',
+      '200 with a list of at most one pet (limit=1 is the documented minimum)',
     ];
   }
   if (status !== 200) {
     return [
       `the list of pets failed (${status})`,
-      received,
       'The suite cannot check a target whose GET /pets fails; see the answer above.',
     ];
   }
   if (body.length > maxResponseBytes) {
     return [
       `not this interface: the answer was larger than ${maxResponseBytes} bytes`,
-      received,
       `A list of at most one pet was expected. ${baseHint}`,
     ];
   }
@@ -172,16 +303,15 @@ function judge(
   } catch {
     return [
       'not this interface: the answer is not JSON',
-      received,
       `A JSON array of pets was expected. ${baseHint}`,
     ];
   }
   if (!Array.isArray(value)) {
     return [
       'not this interface: the answer is JSON but not an array',
-      received,
       `A JSON array of pets was expected (section 4.1: 200 answers Pets, an array). ${baseHint}`,
       'LIST-200-PETS',
+      '200 with Pets, a JSON array',
     ];
   }
   return undefined;

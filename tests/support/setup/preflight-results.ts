@@ -1,33 +1,59 @@
 /**
- * What the preflight found wrong with each target, handed from Playwright's main process (which
- * runs the preflight) to the workers and the reporters through one environment variable, which
- * workers inherit. A target whose preflight failed is not checked: its tests are blocked, and a
- * failure that breaks the document is charged to its requirement.
+ * What the preflight found about each target, handed from Playwright's main process (which runs
+ * the preflight) to the workers and the reporters through environment variables, which workers
+ * inherit:
+ * - the failed targets: a target whose preflight failed is not checked, its tests are blocked;
+ *   a failure that breaks the document is charged to its requirement, with the preflight's
+ *   request and answer, by the test of that requirement (vocabulary/fixtures.ts);
+ * - the spelling of the Authorization header's name a target accepts the key under, when it is
+ *   not the document's (preflight-check.ts).
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
+import type { ExchangeView } from '../reporting/failure-text.ts';
 
 export interface PreflightFailure {
   /** The whole message, as printed (never the key). */
   problem: string;
   /** The requirement the preflight's answer breaks, when it is the interface answering wrongly. */
   requirement?: RequirementId;
+  /** With a requirement: the answer that breaks it, as reports show it (never the key). */
+  exchanges?: ExchangeView[];
+  /** With a requirement: what the answer should have been. */
+  expected?: string;
+  /** The requests the preflight sent to the target. */
+  requests?: number;
 }
 
-const variable = 'CONFORMANCE_PREFLIGHT_FAILED';
+const failedVariable = 'CONFORMANCE_PREFLIGHT_FAILED';
+const namesVariable = 'CONFORMANCE_PREFLIGHT_AUTH_NAMES';
 
-/** Records the failed targets (by project name, '' for the one target of BASE_URL). */
-export function recordPreflightFailures(failures: Record<string, PreflightFailure>): void {
-  process.env[variable] = JSON.stringify(failures);
-}
-
-export function preflightFailures(): Record<string, PreflightFailure> {
+function read<T>(variable: string): Record<string, T> {
   try {
-    return JSON.parse(process.env[variable] ?? '{}') as Record<string, PreflightFailure>;
+    return JSON.parse(process.env[variable] ?? '{}') as Record<string, T>;
   } catch {
     return {};
   }
 }
 
+/** Records the failed targets (by project name, '' for the one target of BASE_URL). */
+export function recordPreflightFailures(failures: Record<string, PreflightFailure>): void {
+  process.env[failedVariable] = JSON.stringify(failures);
+}
+
+export function preflightFailures(): Record<string, PreflightFailure> {
+  return read<PreflightFailure>(failedVariable);
+}
+
 export function preflightFailureOf(targetName: string): PreflightFailure | undefined {
   return preflightFailures()[targetName];
+}
+
+/** Records, by project name, the targets that accept the key only under another spelling. */
+export function recordAuthorizationNames(names: Record<string, string>): void {
+  process.env[namesVariable] = JSON.stringify(names);
+}
+
+/** The spelling of the Authorization header's name to send to a target, if not the document's. */
+export function authorizationNameOf(targetName: string): string | undefined {
+  return read<string>(namesVariable)[targetName];
 }

@@ -4,9 +4,12 @@
  * the bundled reference is started when no
  * target is configured; then the preflight check (preflight-check.ts) runs against every target.
  *
- * With one target, a failed preflight stops the run with one message and a non-zero exit. With
- * several, a target whose preflight failed is left out (its tests are blocked, with the reason)
- * and the others are checked; only when every one failed does the run stop.
+ * A target whose preflight failed is left out: its tests are blocked, with the reason, and the
+ * others are checked. When its answer breaks a requirement (a list that is not an array, limit=1
+ * refused), that requirement's test fails with the preflight's request and answer, in every run
+ * shape (one target, several, shards merged), so the summary shows what the console said. The run
+ * stops with one message and a non-zero exit only when no target can be checked or judged: every
+ * preflight failed, none on a requirement (unreachable, the key rejected, a wrong address…).
  * Reports of formats CONFORMANCE_REPORTS leaves out are removed first (none of an earlier run
  * stays beside this one's). The teardown removes the run's shared state files.
  */
@@ -14,8 +17,13 @@ import { rmSync } from 'node:fs';
 import type { FullConfig } from '@playwright/test';
 import { removeRunState } from '../http/run-state.ts';
 import { reportsNotChosen } from '../reporting/paths.ts';
+import { authorizationName } from '../http/client.ts';
 import { type PreflightResult, preflight } from './preflight-check.ts';
-import { type PreflightFailure, recordPreflightFailures } from './preflight-results.ts';
+import {
+  type PreflightFailure,
+  recordAuthorizationNames,
+  recordPreflightFailures,
+} from './preflight-results.ts';
 import { startReference } from '../../../reference/src/server.ts';
 import { settings, usesReference } from './settings.ts';
 import { SetupError } from './setup-error.ts';
@@ -101,29 +109,41 @@ async function checkTargets(): Promise<void> {
     ),
   );
   const failures: Record<string, PreflightFailure> = {};
+  const names: Record<string, string> = {};
   targets.forEach((target, index) => {
     const result = results[index]!;
     const who = target.name ? `${target.name}: ` : '';
     if (result.ok) {
       console.log(`${who}${result.summary}`);
+      if (result.authorizationName !== authorizationName) {
+        names[target.name] = result.authorizationName;
+      }
       return;
     }
-    const failure: PreflightFailure = { problem: result.problem };
-    if (result.requirement) failure.requirement = result.requirement;
+    const failure: PreflightFailure = { problem: result.problem, requests: result.requests };
+    if (result.requirement) {
+      failure.requirement = result.requirement;
+      failure.exchanges = result.exchanges;
+      if (result.expected) failure.expected = result.expected;
+    }
     failures[target.name] = failure;
   });
   recordPreflightFailures(failures);
+  recordAuthorizationNames(names);
   const failed = Object.entries(failures);
-  if (failed.length === targets.length) {
+  // No target left to check, and none judged: nothing to report but why.
+  if (failed.length === targets.length && failed.every(([, failure]) => !failure.requirement)) {
     const problem = failed
       .map(([name, failure]) => (name ? `${name}: ${failure.problem}` : failure.problem))
       .join('\n');
     throw new SetupError('Preflight failed', problem);
   }
   for (const [name, failure] of failed) {
-    console.error(
-      `${name}: Preflight failed: ${failure.problem.replace(/No test was run\.$/, 'Its tests are blocked.')}`,
-    );
+    const next = failure.requirement
+      ? `The run goes on: ${failure.requirement}'s check fails with this answer, every other test is blocked.`
+      : 'Its tests are blocked.';
+    const who = name ? `${name}: ` : '';
+    console.error(`${who}Preflight failed: ${failure.problem.replace(/No test was run\.$/, next)}`);
   }
   if (settings.readOnly) {
     console.log(

@@ -11,13 +11,14 @@
  * whole exchange attached, with curl commands to repeat it.
  */
 import * as playwrightTest from '@playwright/test';
+import { idsAmong } from '../../../requirements/catalogue.ts';
 import type { APIRequestContext, PlaywrightWorkerArgs, TestType } from '@playwright/test';
 import { PetStoreClient } from '../http/client.ts';
 import { WorkerRequestContext } from '../http/request-context.ts';
 import { RunState } from '../http/run-state.ts';
-import { exchangesLog } from '../reporting/failure-text.ts';
+import { checkFailure, exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
-import { preflightFailureOf } from '../setup/preflight-results.ts';
+import { authorizationNameOf, preflightFailureOf } from '../setup/preflight-results.ts';
 import { settings } from '../setup/settings.ts';
 import type { Target } from '../setup/targets.ts';
 import { Advisor } from './advisory.ts';
@@ -50,7 +51,7 @@ function budgetShare(): number {
 // report needs, and each step costs Playwright a captured stack and two messages to the runner,
 // for every test of every target. Its errors and attachments still reach the test.
 export const test = base.extend<
-  { api: PetStoreClient; pets: Pets; advise: Advisor; preflightGate: void; knownFailure: void },
+  { api: PetStoreClient; pets: Pets; advise: Advisor; knownFailure: void; preflightGate: void },
   {
     target: Target;
     runState: RunState;
@@ -83,37 +84,57 @@ export const test = base.extend<
   // eslint-disable-next-line no-empty-pattern
   storeFloor: [async ({}, use) => use({ atLeast: 0 }), { scope: 'worker', box: 'self' }],
 
-  /** A target whose preflight failed is not checked: each of its tests is blocked, with why. */
-  preflightGate: [
-    async ({ target }, use) => {
-      const failure = preflightFailureOf(target.name);
-      if (failure) {
-        if (failure.requirement) {
-          base.info().annotations.push({
-            type: notes.finding,
-            description: `[${failure.requirement}] ${failure.problem}`,
-          });
-        }
-        base.skip(
-          true,
-          `${notes.blockedPrefix}the preflight failed: ${failure.problem.split('\n')[0]}`,
-        );
-      }
-      await use();
-    },
-    { auto: true, box: 'self' },
-  ],
-
   /**
    * A failure charged only to requirements the target is known to fail is marked expected as the
    * test ends (known-failures.ts): no verdict changes, and Playwright keeps the worker. An auto
-   * fixture is torn down after the test's others, so it sees every error.
+   * fixture is torn down after the test's others, so it sees every error (the preflight gate's
+   * below included: it is set up after this one).
    */
   knownFailure: [
     async ({ target }, use, testInfo) => {
       await use();
       const known = knownFailureOf(testInfo.status ?? '', testInfo.errors, target.knownFailures);
       if (known) testInfo.fail(true, known);
+    },
+    { auto: true, box: 'self' },
+  ],
+
+  /**
+   * A target whose preflight failed is not checked: each of its tests is blocked, with why. When
+   * the preflight's answer broke a requirement, the test of that requirement (the one naming it
+   * first) fails with the preflight's request and answer instead, counted among the run's
+   * requests: so the requirement is charged once, in every run shape, shards merged included.
+   */
+  preflightGate: [
+    async ({ target }, use, testInfo) => {
+      const failure = preflightFailureOf(target.name);
+      if (failure) {
+        const [headline] = failure.problem.split('\n');
+        const exchange = failure.exchanges?.at(-1);
+        const own = idsAmong(testInfo.tags)[0];
+        if (failure.requirement && own === failure.requirement && exchange) {
+          testInfo.annotations.push({
+            type: 'requests',
+            description: String(failure.requests ?? 1),
+          });
+          await testInfo.attach('exchanges', {
+            body: exchangesLog(failure.exchanges ?? []),
+            contentType: 'text/plain',
+          });
+          throw new Error(
+            checkFailure({
+              requirements: [failure.requirement],
+              exchange,
+              expected: failure.expected ?? 'an answer as the document describes',
+              problems: [
+                `${headline} (met by the preflight, before any test: every other test of this target is blocked)`,
+              ],
+            }),
+          );
+        }
+        base.skip(true, `${notes.preflightBlockedPrefix}${headline}`);
+      }
+      await use();
     },
     { auto: true, box: 'self' },
   ],
@@ -145,6 +166,7 @@ export const test = base.extend<
 
   api: [
     async ({ request, requestContext, target, runState }, use, testInfo) => {
+      const name = authorizationNameOf(target.name);
       const api = new PetStoreClient(request, {
         baseUrl: target.baseUrl,
         apiKey: process.env[target.apiKeyEnv] ?? '',
@@ -152,7 +174,10 @@ export const test = base.extend<
         state: runState,
         readOnly: target.readOnly,
         maxResponseBytes: settings.maxResponseBytes,
+        // The spelling of the Authorization header's name the preflight found the target accepts.
+        ...(name ? { authorizationName: name } : {}),
       });
+
       await use(api);
       requestContext.note(api.contextUse);
       const { requests, petsCreated, throttled, pausedMs } = api.counts;

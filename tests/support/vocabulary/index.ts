@@ -24,7 +24,7 @@ export {
   type PetStoreClient,
   petStatuses,
 } from '../http/client.ts';
-export { invalidCredentials } from '../http/credentials.ts';
+export { invalidCredentials, keyUnderEachName } from '../http/credentials.ts';
 export { getPetGoneReason, getPetMayBeGone } from './versioning.ts';
 export { ownName } from './pets.ts';
 export { petNamePrefix, settings } from '../setup/settings.ts';

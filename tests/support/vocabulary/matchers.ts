@@ -292,14 +292,31 @@ const matchers = {
 
   /**
    * The key was accepted: no 401 (or 403). Any other failure of the operation is that
-   * operation's own requirement's, not the key's.
+   * operation's own requirement's, not the key's. A refusal under one spelling of the header's
+   * name that another answer of the same operation accepted under another says so: the target
+   * reads header names case-sensitively.
    */
   toAcceptKey(received: Answers, options: CheckOptions = {}): MatcherResult {
     const own = options.as ?? primaryRequirement();
+    const refused = (response: ApiResponse) => response.status === 401 || response.status === 403;
+    const nameOf = (response: ApiResponse) => response.request.authName ?? 'Authorization';
     return judgeEach('toAcceptKey', received, 'the key accepted: no 401 or 403', (response) => {
       if (response.failure !== undefined) return statusProblems(response, 200, own);
-      if (response.status === 401 || response.status === 403) {
-        return [{ requirement: own, text: `status ${response.status}: the key was refused` }];
+      if (refused(response)) {
+        const name = nameOf(response);
+        const acceptedUnder = each(received).find(
+          (other) =>
+            other.operation === response.operation &&
+            other.failure === undefined &&
+            !refused(other) &&
+            nameOf(other) !== name,
+        );
+        const text = acceptedUnder
+          ? `status ${response.status}: the key was refused under the header name "${name}", and ` +
+            `accepted under "${nameOf(acceptedUnder)}": the target reads header names ` +
+            'case-sensitively, and they are case-insensitive (RFC 9110 §5.1)'
+          : `status ${response.status}: the key was refused`;
+        return [{ requirement: own, text }];
       }
       // Any other answer accepted the key; whether the operation then did its job is judged by
       // the operation's own checks.

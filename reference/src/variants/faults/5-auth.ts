@@ -1,13 +1,64 @@
 // Section 5, Authentication: faults in the Bearer check, the 401 answer and the order of checks.
 import assert from 'node:assert/strict';
 import { JSON_TYPE, KEY, assertError, statusOf, valid } from '../probe.ts';
+import type { ServiceRequest } from '../../service.ts';
 import type { Variant } from '../types.ts';
 
 /** The token of a Bearer Authorization value, any scheme case; undefined for other schemes. */
 const bearerToken = (authorization: string | undefined): string | undefined =>
   /^bearer +(.*)$/is.exec(authorization ?? '')?.[1];
 
+/**
+ * The Authorization fields of a request whose name is spelled exactly `name`, joined as http.ts
+ * joins them; undefined when there is none: what a lookup by the name as sent finds.
+ */
+function authorizationSpelled(req: ServiceRequest, name: string): string | undefined {
+  const values = req.rawHeaders.filter(
+    (_, index) => index % 2 === 1 && req.rawHeaders[index - 1] === name,
+  );
+  return values.length > 0 ? values.join(', ') : undefined;
+}
+
+/** The same request, as seen by a lookup of the Authorization field under one spelling only. */
+const readingOnly = (req: ServiceRequest, name: string): ServiceRequest => ({
+  ...req,
+  authorization: authorizationSpelled(req, name),
+});
+
 export const authFaults: Variant[] = [
+  {
+    name: 'header-name-case-sensitive',
+    kind: 'fault',
+    breaks: 'AUTH-BEARER',
+    description:
+      "The Authorization header is looked up by its name exactly as spelled `Authorization` (as PHP's getallheaders() keeps it): the key sent under `authorization` (every HTTP/2 client, many proxies) counts as missing.",
+    apply(s) {
+      const guard = s.guard;
+      s.guard = (req, operation) => guard(readingOnly(req, 'Authorization'), operation);
+    },
+    probe: async (t) => {
+      const key = `Bearer ${KEY}`;
+      assert.equal(await statusOf(t.getAsWritten('/pets', { Authorization: key })), 200);
+      assertError(await t.getAsWritten('/pets', { authorization: key }), 401);
+      assertError(await t.getAsWritten('/pets', { AUTHORIZATION: key }), 401);
+    },
+  },
+  {
+    name: 'header-name-lower-case-only',
+    kind: 'fault',
+    breaks: 'AUTH-BEARER',
+    description:
+      'The Authorization header is looked up only under the lower-case name `authorization` (code written behind an HTTP/2 gateway, or for a proxy that lower-cases names, reading the fields as sent): the key sent as the document spells it, `Authorization`, counts as missing.',
+    apply(s) {
+      const guard = s.guard;
+      s.guard = (req, operation) => guard(readingOnly(req, 'authorization'), operation);
+    },
+    probe: async (t) => {
+      const key = `Bearer ${KEY}`;
+      assert.equal(await statusOf(t.getAsWritten('/pets', { authorization: key })), 200);
+      assertError(await t.getAsWritten('/pets', { Authorization: key }), 401);
+    },
+  },
   {
     name: 'auth-skipped-createPet',
     kind: 'fault',

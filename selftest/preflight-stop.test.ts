@@ -1,0 +1,153 @@
+/**
+ * What the preflight meets is recorded, in every run shape (issue 24). The mutation self-test
+ * runs its targets in one run of many (CONFORMANCE_TARGETS), so these are the other shapes:
+ * - one target (BASE_URL) whose preflight answer breaks a requirement (a list wrapped in an
+ *   object, limit=1 refused): the run goes on, conformance.json and the summary page show that
+ *   requirement failed with the preflight's request, counted among the requests sent, every other
+ *   test blocked, and the run fails;
+ * - the same, in two shards merged with `npm run merge`: the merged summary says the same;
+ * - one target that reads the Authorization header only under the lower-case name: the
+ *   preflight tells that from a wrong key, the run goes on under the spelling the target accepts,
+ *   and AUTH-BEARER alone fails.
+ */
+import assert from 'node:assert/strict';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
+import type { Summary } from '../tests/support/reporting/summary.ts';
+import { type SuiteRun, runSuite, spawnNode, spawnPlaywright } from './support/playwright.ts';
+
+const apiKey = 'preflight-stop-key-7d2e';
+const quiet: Record<string, string> = { API_KEY: apiKey, CI: '1', CONFORMANCE_REPORTS: 'none' };
+
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Summary;
+const shown = (run: { output: string }) => `\n--- output ---\n${run.output.slice(-4000)}`;
+const verdictOf = (summary: Summary, id: string) =>
+  summary.requirements.find((item) => item.id === id)?.verdict;
+const failedIds = (summary: Summary) =>
+  summary.requirements.filter((item) => item.verdict === 'failed').map((item) => item.id);
+
+/** The summary records the preflight's answer as the requirement's failure, with its request. */
+function assertRecorded(summary: Summary, requirement: string, answer: RegExp, why: string): void {
+  assert.deepEqual(failedIds(summary), [requirement], why);
+  const failure = summary.requirements.find((item) => item.id === requirement)!.failures[0]!;
+  assert.match(failure.message, /GET \S+\/pets\?limit=1 \(Authorization: Bearer <API_KEY>\)/);
+  assert.match(failure.message, answer);
+  assert.ok(summary.requests >= 1, `requests sent: ${summary.requests}`);
+  assert.equal(summary.verdict, 'not conformant');
+  // Every other requirement blocked by the preflight, none passed.
+  assert.equal(summary.totals.requirements.passed, 0, why);
+  const test = summary.tests[failure.test]!;
+  assert.match(test.exchanges ?? '', /repeat: curl -i -X GET "\$BASE_URL"'\/pets\?limit=1'/);
+}
+
+describe('the preflight records what it meets, in every run shape', { concurrency: true }, () => {
+  let dir: string;
+  const references: Record<string, ReferenceHandle> = {};
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'conformance-preflight-'));
+    for (const variant of ['list-wrapped', 'list-min-exclusive', 'header-name-lower-case-only']) {
+      references[variant] = await startReference({ apiKey, variant, seedPets: 120 });
+    }
+  });
+  after(async () => {
+    await Promise.all(Object.values(references).map((reference) => reference.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const [variant, requirement, answer] of [
+    ['list-wrapped', 'LIST-200-PETS', /Received: 200 application\/json[^\n]*\n {2}\{"items":\[/],
+    ['list-min-exclusive', 'LIST-LIMIT-MIN', /Received: 400 application\/json/],
+  ] as const) {
+    test(`one target: ${variant} fails ${requirement}, with the preflight's request`, async () => {
+      const reports = join(dir, variant);
+      const run: SuiteRun = await runSuite(
+        [],
+        { ...quiet, BASE_URL: references[variant]!.baseUrl },
+        { dir: reports },
+      );
+      assert.equal(run.exitCode, 1, shown(run));
+      assert.match(run.output, new RegExp(`This answer breaks ${requirement}\\.`), shown(run));
+      assert.ok(run.summary, `conformance.json written${shown(run)}`);
+      assertRecorded(run.summary, requirement, answer, shown(run));
+      // The summary page says so too.
+      const page = readFileSync(join(reports, 'conformance.html'), 'utf8');
+      assert.match(page, new RegExp(`<tr id="req-${requirement}" class="failed"`));
+      assert.match(page, /Requests made<\/dt><dd>[1-9]\d*<\/dd>/);
+      assert.match(
+        run.output,
+        new RegExp(
+          `1 failed, 39 blocked \\(failed: ${requirement}\\)[\\s\\S]*Requests sent: [1-9]`,
+        ),
+      );
+    });
+  }
+
+  test('two shards merged: the merged summary shows the requirement failed', async () => {
+    const env = {
+      ...quiet,
+      BASE_URL: references['list-wrapped']!.baseUrl,
+      CONFORMANCE_RUN_ID: 'preflight01',
+    };
+    const shards = await Promise.all(
+      [1, 2].map((shard) =>
+        spawnPlaywright([`--shard=${shard}/2`, '--output', join(dir, `out-${shard}`)], {
+          ...env,
+          CONFORMANCE_REPORT_DIR: join(dir, `shard-${shard}`),
+        }),
+      ),
+    );
+    const blobs = join(dir, 'blobs');
+    mkdirSync(blobs);
+    for (const [index, shard] of shards.entries()) {
+      assert.equal(shard.exitCode, 1, shown(shard));
+      const blob = join(dir, `shard-${index + 1}`, 'blob');
+      assert.ok(existsSync(blob), `a blob report${shown(shard)}`);
+      for (const file of readdirSync(blob)) cpSync(join(blob, file), join(blobs, file));
+    }
+    const merged = join(dir, 'merged');
+    const merge = await spawnNode(['--import', 'tsx', 'scripts/merge.ts', blobs], {
+      ...quiet,
+      API_KEY: '',
+      CONFORMANCE_REPORT_DIR: merged,
+    });
+    assertRecorded(
+      read(join(merged, 'conformance.json')),
+      'LIST-200-PETS',
+      /\{"items":\[/,
+      shown(merge),
+    );
+  });
+
+  test('a target reading only "authorization" gets past the preflight and fails AUTH-BEARER alone', async () => {
+    const run = await runSuite(['--grep', '@AUTH-|@LIST-200-PETS'], {
+      ...quiet,
+      BASE_URL: references['header-name-lower-case-only']!.baseUrl,
+    });
+    assert.match(
+      run.output,
+      /answered 200 in \d+ ms\. The target refused the key under the header name "Authorization" \(401\) and accepted it under "authorization": it reads header names case-sensitively/,
+      shown(run),
+    );
+    assert.ok(run.summary, shown(run));
+    assert.deepEqual(failedIds(run.summary), ['AUTH-BEARER'], shown(run));
+    for (const id of ['LIST-200-PETS', 'AUTH-401-MISSING', 'AUTH-401-INVALID']) {
+      assert.equal(verdictOf(run.summary, id), 'passed', `${id}${shown(run)}`);
+    }
+    const failure = run.summary.requirements.find((item) => item.id === 'AUTH-BEARER')!;
+    assert.match(
+      failure.failures[0]!.message,
+      /refused under the header name "Authorization", and accepted under "authorization": the target reads header names case-sensitively, and they are case-insensitive \(RFC 9110 §5\.1\)/,
+    );
+  });
+});
