@@ -10,7 +10,7 @@
  * wait and the pause they caused) as annotations the reporter sums, and a failing test gets the
  * whole exchange attached, with curl commands to repeat it.
  */
-import * as playwrightTest from '@playwright/test';
+import { test as playwrightTest } from '@playwright/test';
 import type { APIRequestContext, PlaywrightWorkerArgs, TestType } from '@playwright/test';
 import { PetStoreClient } from '../http/client.ts';
 import { WorkerRequestContext } from '../http/request-context.ts';
@@ -28,16 +28,8 @@ import { Pets, type StoreFloor } from './pets.ts';
 /** The fixtures a test of this suite takes from Playwright: no browser, no page. */
 type ApiTest = TestType<{ request: APIRequestContext }, Pick<PlaywrightWorkerArgs, 'playwright'>>;
 
-/**
- * The suite's base: Playwright's test without its browser fixtures (`_utilityTest`, exported by
- * @playwright/test beside `test`, with `playwright`, `request` and the trace recording). Built on
- * `test`, every check would also set up and tear down some 30 browser-context options it never
- * uses (viewport, locale, geolocation...): 60 fixture steps a test, each a captured stack. Should
- * a later Playwright drop the export, `test` serves, only slower; selftest/layout.test.ts notices.
- */
-const base: ApiTest =
-  (playwrightTest as { _utilityTest?: ApiTest })._utilityTest ??
-  (playwrightTest.test as unknown as ApiTest);
+/** The suite's base: Playwright's public `test`, of which the suite uses `request` only. */
+const base = playwrightTest as unknown as ApiTest;
 
 /** This shard's part of the write budget: N shards together create at most CONFORMANCE_MAX_PETS. */
 function budgetShare(): number {
