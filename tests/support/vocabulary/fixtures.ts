@@ -161,8 +161,8 @@ export const test = base.extend<
   advise: [async ({ target }, use) => use(new Advisor(target.strict)), { box: 'self' }],
 
   // The worker's request context, kept from test to test while nothing of a test could reach the
-  // next (no cookie set, the test passed: request-context.ts). The HTTPS setting is passed here,
-  // the utility test has no such option.
+  // next (no cookie set, the test passed: request-context.ts). The HTTPS setting is passed here:
+  // Playwright's browser-context options reach no request context of the suite (see `base`).
   requestContext: [
     async ({ playwright }, use) => {
       const shared = new WorkerRequestContext(() =>
