@@ -10,15 +10,6 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    // CommonJS, loaded with node --require before any module system of ours.
-    files: ['**/*.cjs'],
-    languageOptions: {
-      sourceType: 'commonjs',
-      globals: { require: 'readonly', __dirname: 'readonly', module: 'writable' },
-    },
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
-  },
-  {
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],

@@ -5,28 +5,23 @@
  * implementation is started for the run (in globalSetup) and the suite checks it. With CONFORMANCE_TARGETS (a JSON
  * file of targets), each target is a project of its own and all run in parallel.
  */
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type ReporterDescription, defineConfig } from '@playwright/test';
 import { reportPaths } from './tests/support/reporting/paths.ts';
 import { factsKey } from './tests/support/reporting/summary.ts';
 import { runFacts, settings } from './tests/support/setup/settings.ts';
-import { installFastStackTraces } from './tests/support/setup/stack-traces.ts';
 import type { Target } from './tests/support/setup/targets.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-// Workers start with V8's code cache for Playwright's own bundles (scripts/compile-cache.cjs): a
-// worker starts per target and again after every failed test, and compiling those megabytes is
-// most of its start. Workers inherit the environment; `npm run conformance` gives it to this
-// process too.
-const compileCache = `--require=${here('./scripts/compile-cache.cjs')}`;
-if (!process.env.NODE_OPTIONS?.includes(compileCache)) {
-  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} ${compileCache}`.trim();
-}
-
-// Every Playwright process (this one and each worker) loads this file after Playwright installed
-// its source-map stack traces: the same text, written faster (see stack-traces.ts).
-installFastStackTraces();
+// Node 22.1 and later keep a compile cache on request (module.enableCompileCache, documented):
+// Playwright's own bundles, several megabytes compiled again by every worker, load from it. The
+// workers inherit it through NODE_COMPILE_CACHE. Node 20 has no such means: its workers compile.
+const enableCompileCache = (module as { enableCompileCache?: () => { directory?: string } })
+  .enableCompileCache;
+const compileCache = enableCompileCache?.().directory;
+if (compileCache) process.env.NODE_COMPILE_CACHE ??= compileCache;
 
 // The redacting reporter comes first: it removes the API key from every result before the others
 // see it (see its header; the preflight refuses to run without it). Reports go to reports/, or

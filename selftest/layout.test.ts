@@ -3,11 +3,12 @@
  * - spec files import only the vocabulary (`tests/support/vocabulary/index.ts`);
  * - each subsystem folder imports only the folders its README allows ("May import: …");
  * - each folder's README lists every file in it, so that the table a newcomer reads is current;
- * - the suite builds on the Playwright test that has no browser fixtures, while Playwright has one;
+ * - the code uses no internal of Playwright or Node (underscore exports, replaced globals, a
+ *   patched module loader): public APIs only;
  * - fast-check and lossless-json are required in one place each, never imported as modules.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { projectRoot } from './support/playwright.ts';
@@ -101,15 +102,64 @@ for (const folder of subsystems) {
   });
 }
 
-// The suite's tests are built on Playwright's test without its browser fixtures (see
-// vocabulary/fixtures.ts). Should an upgrade of Playwright drop that export, the suite still runs
-// on `test`, only slower: this says so.
-test("Playwright still exports its test without browser fixtures (the suite's base)", async () => {
-  const playwrightTest: Record<string, unknown> = await import('@playwright/test');
-  const utilityTest = playwrightTest._utilityTest as { extend?: unknown } | undefined;
-  assert.equal(typeof utilityTest?.extend, 'function', '@playwright/test exports no _utilityTest');
-  const fixtures = readFileSync(join(support, 'vocabulary/fixtures.ts'), 'utf8');
-  assert.match(fixtures, /\._utilityTest \?\?/, 'vocabulary/fixtures.ts builds on _utilityTest');
+/**
+ * What neither Playwright nor Node promises, which the suite once relied on for speed: Playwright's
+ * underscore export of its test without browser fixtures, Error's prepareStackTrace replaced (in
+ * every Playwright process), and Node's module loader patched (Module.prototype's compile). Each
+ * may change with any upgrade; the patterns are written so that this file does not match them.
+ */
+const internals: [string, RegExp][] = [
+  ["Playwright's underscore export of its utility test", /\b_utility[T]est\b/],
+  [
+    "an assignment to Error's prepareStackTrace",
+    /\bError[.]prepareStackTrace\s*(?:\?\?|\|\||&&)?=(?!=)/,
+  ],
+  ["Node's module loader patched", /\bModule[.]prototype[.]_compile\b/],
+];
+
+/** The project's code: what a grep for those internals reads. */
+const codePlaces = ['tests', 'scripts', 'reference', 'selftest', 'playwright.config.ts'];
+
+function codeFiles(): string[] {
+  return codePlaces.flatMap((place) =>
+    statSync(join(projectRoot, place)).isFile()
+      ? [place]
+      : readdirSync(join(projectRoot, place), { recursive: true, encoding: 'utf8' })
+          .filter((name) => /\.(?:[cm]?[jt]s|json)$/.test(name))
+          .map((name) => join(place, name)),
+  );
+}
+
+test('each internal is recognised where the code would use it', () => {
+  const uses = [
+    "const base = (playwrightTest as { ['_utility' + 'Test']: T })._utility" + 'Test;',
+    'Error.prepare' + 'StackTrace = (error, frames) => frames;',
+    'Error.prepare' + 'StackTrace ??= fast;',
+    'Module.prototype._com' + 'pile = function (content, filename) {};',
+  ];
+  for (const use of uses) {
+    assert.ok(
+      internals.some(([, pattern]) => pattern.test(use)),
+      `not recognised: ${use}`,
+    );
+  }
+  // Reading it is no assignment.
+  assert.ok(
+    !internals.some(([, pattern]) => pattern.test('if (Error.prepare' + 'StackTrace === f)')),
+  );
+});
+
+test('the code relies on no internal of Playwright or Node: public APIs only', () => {
+  const files = codeFiles();
+  assert.ok(files.includes('tests/support/vocabulary/fixtures.ts'), 'the code is read');
+  const found: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(join(projectRoot, file), 'utf8');
+    for (const [what, pattern] of internals) {
+      if (pattern.test(text)) found.push(`${file}: ${what}`);
+    }
+  }
+  assert.deepEqual(found, []);
 });
 
 /** The TypeScript files of a folder and its subfolders, as paths from the project root. */

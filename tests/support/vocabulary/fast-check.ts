@@ -5,10 +5,10 @@
  * TypeScript loader in a thread of its own, a round trip there and back per file, in the runner
  * (which loads the spec files to list the tests) and again in every worker, before the first
  * test. fast-check's module build is nine files with pure-rand's; its CommonJS build is the same
- * code and API, loaded by `require` without those round trips, from the V8 code cache
- * (scripts/compile-cache.cjs). With lossless-json, done the same way, about 30 ms of a run
- * (README, Benchmark). Only one copy may be loaded: arbitraries of one copy are not understood by
- * another (selftest/layout.test.ts).
+ * code and API, loaded by `require` without those round trips (from Node's compile cache on Node
+ * 22.1 and later: playwright.config.ts). With lossless-json, done the same way, about 30 ms of a
+ * run (README, Benchmark). Only one copy may be loaded: arbitraries of one copy are not understood
+ * by another (selftest/layout.test.ts).
  */
 import { createRequire } from 'node:module';
 import type * as FastCheck from 'fast-check';
