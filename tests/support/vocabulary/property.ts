@@ -12,6 +12,12 @@
  *
  * A predicate checks with `verify(answers).toX(…)`, the matchers without a report step each: the
  * runs show as one step holding their requests, and the counterexample's failure as the test's.
+ *
+ * Sent together: a property given as `{ send, judge }` sends the requests of all its runs at once
+ * (the inputs `fc.sample` draws for the seed are those `fc.check` tries first, in its order), then
+ * judges them as `fc.check` takes them, one after another: against a remote target its runs cost
+ * a round trip or two, not one or two each. Only `judge` checks, so a run `fc.check` never reaches
+ * (after the first failure) decides and records nothing; shrinking sends one input at a time.
  */
 import { test } from '@playwright/test';
 import type { Arbitrary } from 'fast-check';
@@ -22,6 +28,7 @@ import { propertyFailure } from '../reporting/failure-text.ts';
 import { chargedIds } from '../reporting/summary.ts';
 import { settings } from '../setup/settings.ts';
 import { fc } from './fast-check.ts';
+import { together } from './together.ts';
 import { inconclusive, ownRequirements, primaryRequirement } from './verdicts.ts';
 
 export interface PropertyOptions {
@@ -39,11 +46,36 @@ export interface PropertyOptions {
 const runsOf = (options: PropertyOptions) =>
   options.runs === 'half' ? Math.ceil(settings.fcRuns / 2) : settings.fcRuns;
 
-export async function checkProperty<T>(
+/** A property whose requests are sent apart from its checks, so that runs go together. */
+export interface SentTogether<T, A> {
+  /** The requests of one run, and no check. */
+  send: (value: T) => Promise<A>;
+  /** The checks of one run, on its answers. */
+  judge: (value: T, answers: A) => void | Promise<void>;
+}
+
+type Outcome<A> = { sent: true; answers: A } | { sent: false; error: unknown };
+
+/** Sends the requests of the seed's first `runs` inputs, all at once. */
+function sendAhead<T, A>(arbitrary: Arbitrary<T>, send: (value: T) => Promise<A>, runs: number) {
+  return fc.sample(arbitrary, { seed: settings.fcSeed, numRuns: runs }).map((value) => ({
+    value,
+    outcome: send(value).then(
+      (answers): Outcome<A> => ({ sent: true, answers }),
+      (error: unknown): Outcome<A> => ({ sent: false, error }),
+    ),
+  }));
+}
+
+export async function checkProperty<T, A = never>(
   arbitrary: Arbitrary<T>,
-  predicate: (value: T) => Promise<void>,
+  check: ((value: T) => Promise<void>) | SentTogether<T, A>,
   options: PropertyOptions = {},
 ): Promise<void> {
+  const predicate =
+    typeof check === 'function'
+      ? check
+      : async (value: T) => check.judge(value, await check.send(value));
   const info = test.info();
   const shrinkRuns = options.shrinkRuns ?? 40;
   // An error that ends the property at once, not a counterexample: a spent write budget, or a
@@ -57,37 +89,62 @@ export async function checkProperty<T>(
     settings.fcPath === undefined
       ? `${runs} generated inputs`
       : `the counterexample at path ${settings.fcPath}`;
-  const details = await test.step(title, () =>
-    fc.check(
-      fc.asyncProperty(arbitrary, async (value) => {
-        if (stop) return true;
-        if (failures > 0 && sentAfterFailure++ >= shrinkRuns) return true;
-        try {
-          await predicate(value);
-          return true;
-        } catch (error) {
-          const limit = error instanceof WriteBudgetExceeded || error instanceof RateLimitExhausted;
-          if (limit || info.expectedStatus === 'skipped') {
-            stop = error;
+  const details = await test.step(title, async () => {
+    // A replay (FC_PATH) sends its one input when fast-check tries it.
+    const ahead =
+      typeof check === 'function' || settings.fcPath !== undefined
+        ? []
+        : sendAhead(arbitrary, check.send, runs);
+    let tried = 0;
+    try {
+      return await fc.check(
+        fc.asyncProperty(arbitrary, async (value) => {
+          if (stop) return true;
+          if (failures > 0 && sentAfterFailure++ >= shrinkRuns) return true;
+          // Before the first failure, fast-check tries the inputs drawn ahead, in their order.
+          const early = failures === 0 ? ahead[tried++] : undefined;
+          try {
+            if (
+              early &&
+              typeof check !== 'function' &&
+              fc.stringify(early.value) === fc.stringify(value)
+            ) {
+              const outcome = await early.outcome;
+              if (!outcome.sent) throw outcome.error;
+              await check.judge(value, outcome.answers);
+            } else {
+              await predicate(value);
+            }
             return true;
+          } catch (error) {
+            const limit =
+              error instanceof WriteBudgetExceeded || error instanceof RateLimitExhausted;
+            if (limit || info.expectedStatus === 'skipped') {
+              stop = error;
+              return true;
+            }
+            failures++;
+            throw error;
           }
-          failures++;
-          throw error;
-        }
-      }),
-      {
-        seed: settings.fcSeed,
-        path: settings.fcPath,
-        // Replaying a path runs exactly that counterexample, without shrinking it further.
-        endOnFailure: settings.fcPath !== undefined,
-        numRuns: runs,
-        // Within the test's own timeout, so that a slow target makes the property inconclusive
-        // rather than the test time out.
-        interruptAfterTimeLimit:
-          options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2),
-      },
-    ),
-  );
+        }),
+        {
+          seed: settings.fcSeed,
+          path: settings.fcPath,
+          // Replaying a path runs exactly that counterexample, without shrinking it further.
+          endOnFailure: settings.fcPath !== undefined,
+          numRuns: runs,
+          // Within the test's own timeout, so that a slow target makes the property inconclusive
+          // rather than the test time out.
+          interruptAfterTimeLimit:
+            options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2),
+        },
+      );
+    } finally {
+      // Every request sent ahead is answered before the test goes on (or ends, and with it the
+      // request context they use).
+      await together(ahead.map((run) => run.outcome));
+    }
+  });
   if (stop) throw stop;
   info.annotations.push({
     type: 'fast-check',
