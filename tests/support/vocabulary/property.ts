@@ -146,11 +146,14 @@ export async function checkProperty<T, A = never>(
     }
   });
   if (stop) throw stop;
+  // Cut short before any run was judged (its answers came after the time limit), fast-check says
+  // "failed" with no counterexample: nothing failed, and nothing was decided.
+  const unjudged = details.interrupted && details.numRuns === 0 && details.counterexample === null;
   info.annotations.push({
     type: 'fast-check',
     description: `seed ${details.seed}, ${details.numRuns} runs${details.interrupted ? ' (interrupted by the time limit)' : ''}`,
   });
-  if (!details.failed) {
+  if (!details.failed || unjudged) {
     if (details.interrupted) {
       const reason = `cut short by its time limit after ${details.numRuns} of ${runs} runs`;
       for (const id of ownRequirements()) inconclusive(id, reason);
