@@ -48,6 +48,10 @@ export default defineConfig<object, { target: Target }>({
   // And with --retries, a check that passed only on a later attempt still fails the run.
   failOnFlakyTests: true,
   workers: settings.workers,
+  // The tests of a file run in parallel too: most wait on the target, not on a core, and a file run
+  // in one worker would be the run's longest chain of round trips. (A group that shares a store
+  // they grow runs in order: listPets.spec.ts.)
+  fullyParallel: true,
   timeout: settings.testTimeoutMs,
   // The whole run, preflight included: a target that stalls cannot hold a CI job for hours.
   globalTimeout: settings.runTimeoutMs,

@@ -16,12 +16,22 @@
  * run's requests per verdict (from reports/conformance.json, left as the last full run wrote it).
  * The exit code is not the ratio's: it is non-zero only when a run fails.
  *
+ * Where users feel it, against a target over a network: in each round the suite also checks a
+ * reference this script starts (BASE_URL, as a user points it at staging), once as it is and once
+ * with every answer delayed by 100 ms (the reference's latencyMs), each time a fresh one. The
+ * answer-times on the critical path: (median wall with the delay - median wall without) / 0.1 s,
+ * how many answers, one after another, the run waited for. And once, after the rounds: the suite
+ * behind the rate-limited variation's gateway (25 requests a second), its time beside the floor
+ * that rate sets (requests processed / rate; selftest/staging.test.ts bounds it by 1.3 times that
+ * plus a one-test run).
+ *
  * It never contacts a configured target: the child's environment sets every variable the suite
  * reads, empty (its default), and dotenv never replaces a variable that is set; the child reads no
  * .env at all besides. Before any run, the settings the child will see are checked.
  *
  *   npm run benchmark                # 5 rounds
  *   BENCH_ROUNDS=3 npm run benchmark
+ *   BENCH_REMOTE=0 npm run benchmark  # without the remote runs (the floor ratio only)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -31,9 +41,15 @@ import { availableParallelism, devNull } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import dotenv from 'dotenv';
+import { type ReferenceOptions, startReference } from '../reference/src/server.ts';
+import { RATE_PER_SECOND } from '../reference/src/variants/conformant/variations.ts';
 import { suiteVariables } from './suite-variables.ts';
 
 export const target = 2.0;
+/** The delay of every answer in the remote runs, and the most answer-times the critical path may hold. */
+const delayMs = 100;
+export const criticalPathTarget = 20;
+const remoteKey = 'remote-5e0a1b';
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 const cli = join(projectRoot, 'node_modules/@playwright/test/cli.js');
 const floorConfig = join(projectRoot, 'scripts/bench-floor/playwright.config.ts');
@@ -210,6 +226,33 @@ async function startFloorServer(): Promise<{ url: string; close: () => Promise<v
   };
 }
 
+/**
+ * The full suite against a reference started for it alone, as a remote target (BASE_URL): its
+ * wall time, and the summary's requests and waits.
+ */
+async function remoteRun(
+  name: string,
+  reference: Omit<ReferenceOptions, 'apiKey'>,
+  env: Record<string, string>,
+  ticks: number,
+): Promise<Measured & { counts: SummaryCounts & { throttled: number } }> {
+  const target = await startReference({ ...reference, apiKey: remoteKey });
+  try {
+    const before = summaryWritten();
+    const run = await timed(
+      name,
+      [],
+      { ...env, BASE_URL: target.baseUrl, API_KEY: remoteKey },
+      ticks,
+    );
+    const counts = summaryOfRun(before);
+    const throttled = Number(JSON.parse(readFileSync(summaryFile, 'utf8')).throttled ?? 0);
+    return { ...run, counts: { ...counts, throttled } };
+  } finally {
+    await target.close();
+  }
+}
+
 async function main(): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS || 5);
   if (!Number.isInteger(rounds) || rounds < 1) {
@@ -242,8 +285,15 @@ async function main(): Promise<void> {
     return { ...(await timed('full', [], env, ticks)), counts: summaryOfRun(before) };
   };
 
+  const withRemote = process.env.BENCH_REMOTE !== '0';
+  const near = () => remoteRun('remote', { latencyMs: 0 }, env, ticks);
+  const far = () => remoteRun(`remote, ${delayMs} ms`, { latencyMs: delayMs }, env, ticks);
+
   const floors: Measured[] = [];
   const fulls: (Measured & { counts: SummaryCounts })[] = [];
+  const nears: Measured[] = [];
+  const fars: Measured[] = [];
+  let limited: Awaited<ReturnType<typeof remoteRun>> | undefined;
   try {
     process.stderr.write('warm-up: floor, full run (not counted)\n');
     await floor();
@@ -252,9 +302,18 @@ async function main(): Promise<void> {
       floors.push(await floor());
       fulls.push(await full());
       const [a, b] = [floors.at(-1)!, fulls.at(-1)!];
-      process.stderr.write(
-        `round ${round}/${rounds}: floor ${a.wallS.toFixed(2)} s, full ${b.wallS.toFixed(2)} s\n`,
-      );
+      let line = `round ${round}/${rounds}: floor ${a.wallS.toFixed(2)} s, full ${b.wallS.toFixed(2)} s`;
+      if (withRemote) {
+        // Alternated too, the order flipped every round: neither side always follows the other.
+        const pair = round % 2 ? [near, far] : [far, near];
+        for (const run of pair) (run === near ? nears : fars).push(await run());
+        line += `, remote ${nears.at(-1)!.wallS.toFixed(2)} s, with ${delayMs} ms ${fars.at(-1)!.wallS.toFixed(2)} s`;
+      }
+      process.stderr.write(`${line}\n`);
+    }
+    if (withRemote) {
+      limited = await remoteRun('rate-limited', { variant: 'rate-limited' }, env, ticks);
+      process.stderr.write(`rate-limited: ${limited.wallS.toFixed(2)} s\n`);
     }
   } finally {
     await server.close();
@@ -293,6 +352,10 @@ async function main(): Promise<void> {
   console.log('run    wall median    min    max  CPU median');
   console.log(row('floor', floors));
   console.log(row('full', fulls));
+  if (withRemote) {
+    console.log(row('remote', nears));
+    console.log(row('+100ms', fars));
+  }
   console.log(`ratio: ${ratio.toFixed(2)} (target <= ${target.toFixed(2)})`);
   console.log(
     `paired: ${median(roundRatios).toFixed(2)}, the median of the rounds' own ratios ` +
@@ -303,6 +366,24 @@ async function main(): Promise<void> {
       `${verdicts} verdicts (${last.requirements} requirements + ${last.advisories} advisories, ` +
       `${last.verdict}): ${(last.requests / verdicts).toFixed(1)} requests per verdict`,
   );
+  if (nears.length > 0) {
+    const added = median(fars.map((run) => run.wallS)) - median(nears.map((run) => run.wallS));
+    console.log(
+      `critical path: ${(added / (delayMs / 1000)).toFixed(1)} answer-times (target <= ` +
+        `${criticalPathTarget}): a remote target (BASE_URL, default settings), the median ` +
+        `wall with every answer ${delayMs} ms later minus the median without, over ${delayMs} ms`,
+    );
+  }
+  if (limited) {
+    const processed = limited.counts.requests - limited.counts.throttled;
+    const floorS = processed / RATE_PER_SECOND;
+    console.log(
+      `rate-limited: ${limited.wallS.toFixed(2)} s behind a gateway of ${RATE_PER_SECOND} ` +
+        `requests a second (${processed} processed, ${limited.counts.throttled} asked to wait): ` +
+        `${(limited.wallS / floorS).toFixed(2)} times its floor of ${floorS.toFixed(2)} s ` +
+        `(requests / rate; selftest/staging.test.ts: at most 1.3 times it plus a one-test run)`,
+    );
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -14,6 +14,12 @@
  *
  * A predicate checks with `verify(answers).toX(…)`, the matchers without a report step each: the
  * runs show as one step holding their requests, and the counterexample's failure as the test's.
+ *
+ * Sent together: a property given as `{ send, judge }` sends the requests of all its runs at once
+ * (the inputs `fc.sample` draws for the seed are those `fc.check` tries first, in its order), then
+ * judges them as `fc.check` takes them, one after another: against a remote target its runs cost
+ * a round trip or two, not one or two each. Only `judge` checks, so a run `fc.check` never reaches
+ * (after the first failure) decides and records nothing; shrinking sends one input at a time.
  */
 import { test } from '@playwright/test';
 import type { Arbitrary } from 'fast-check';
@@ -24,6 +30,7 @@ import { propertyFailure } from '../reporting/failure-text.ts';
 import { chargedIds } from '../reporting/summary.ts';
 import { settings } from '../setup/settings.ts';
 import { fc } from './fast-check.ts';
+import { together } from './together.ts';
 import { inconclusive, ownRequirements, primaryRequirement } from './verdicts.ts';
 
 export interface PropertyOptions {
@@ -44,18 +51,43 @@ export interface PropertyOptions {
 const runsOf = (options: PropertyOptions) =>
   options.runs === 'half' ? Math.ceil(settings.fcRuns / 2) : settings.fcRuns;
 
-export async function checkProperty<T>(
+/** A property whose requests are sent apart from its checks, so that runs go together. */
+export interface SentTogether<T, A> {
+  /** The requests of one run, and no check. */
+  send: (value: T) => Promise<A>;
+  /** The checks of one run, on its answers. */
+  judge: (value: T, answers: A) => void | Promise<void>;
+}
+
+type Outcome<A> = { sent: true; answers: A } | { sent: false; error: unknown };
+
+/** Sends the requests of the seed's first `runs` inputs, all at once. */
+function sendAhead<T, A>(arbitrary: Arbitrary<T>, send: (value: T) => Promise<A>, runs: number) {
+  return fc.sample(arbitrary, { seed: settings.fcSeed, numRuns: runs }).map((value) => ({
+    value,
+    outcome: send(value).then(
+      (answers): Outcome<A> => ({ sent: true, answers }),
+      (error: unknown): Outcome<A> => ({ sent: false, error }),
+    ),
+  }));
+}
+
+export async function checkProperty<T, A = never>(
   arbitrary: Arbitrary<T>,
-  predicate: (value: T) => Promise<void>,
+  check: ((value: T) => Promise<void>) | SentTogether<T, A>,
   options: PropertyOptions = {},
 ): Promise<void> {
+  const predicate =
+    typeof check === 'function'
+      ? check
+      : async (value: T) => check.judge(value, await check.send(value));
   const info = test.info();
   const timeLimitMs = options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2);
   const shrinkTimeMs = options.shrinkTimeMs ?? Math.min(10_000, settings.testTimeoutMs / 4);
   // An error that ends the property at once, not a counterexample: a spent write budget, or a
   // skip (read-only mode), which Playwright must see as thrown.
   let stop: unknown;
-  // When the first failure was seen; until then, the runs actually sent and whether time ran out.
+  // When the first failure was seen; until then, the runs actually judged and whether time ran out.
   let failedAt: number | undefined;
   let sentRuns = 0;
   let cutShort = false;
@@ -66,50 +98,79 @@ export async function checkProperty<T>(
     settings.fcPath === undefined
       ? `${runs} generated inputs`
       : `the counterexample at path ${settings.fcPath}`;
-  const details = await test.step(title, () =>
-    fc.check(
-      fc.asyncProperty(arbitrary, async (value) => {
-        if (stop) return true;
-        if (failedAt === undefined) {
-          // The runs' time is up: the rest count as passing, unsent, and the property decided nothing.
-          if (Date.now() - started > timeLimitMs) cutShort = true;
-          if (cutShort) return true;
-          sentRuns++;
-        } else if (Date.now() - failedAt > shrinkTimeMs) return true;
-        try {
-          await predicate(value);
-          return true;
-        } catch (error) {
-          const limit = error instanceof WriteBudgetExceeded || error instanceof RateLimitExhausted;
-          if (limit || info.expectedStatus === 'skipped') {
-            stop = error;
+  const details = await test.step(title, async () => {
+    // A replay (FC_PATH) sends its one input when fast-check tries it.
+    const ahead =
+      typeof check === 'function' || settings.fcPath !== undefined
+        ? []
+        : sendAhead(arbitrary, check.send, runs);
+    let tried = 0;
+    try {
+      return await fc.check(
+        fc.asyncProperty(arbitrary, async (value) => {
+          if (stop) return true;
+          // Before the first failure, fast-check tries the inputs drawn ahead, in their order.
+          const early = failedAt === undefined ? ahead[tried++] : undefined;
+          if (failedAt === undefined) {
+            // The runs' time is up: the rest count as passing, unjudged, and the property decided
+            // nothing.
+            if (Date.now() - started > timeLimitMs) cutShort = true;
+            if (cutShort) return true;
+            sentRuns++;
+          } else if (Date.now() - failedAt > shrinkTimeMs) return true;
+          try {
+            if (
+              early &&
+              typeof check !== 'function' &&
+              fc.stringify(early.value) === fc.stringify(value)
+            ) {
+              const outcome = await early.outcome;
+              if (!outcome.sent) throw outcome.error;
+              await check.judge(value, outcome.answers);
+            } else {
+              await predicate(value);
+            }
             return true;
+          } catch (error) {
+            const limit =
+              error instanceof WriteBudgetExceeded || error instanceof RateLimitExhausted;
+            if (limit || info.expectedStatus === 'skipped') {
+              stop = error;
+              return true;
+            }
+            failedAt ??= Date.now();
+            throw error;
           }
-          failedAt ??= Date.now();
-          throw error;
-        }
-      }),
-      {
-        seed: settings.fcSeed,
-        path: settings.fcPath,
-        // Replaying a path runs exactly that counterexample, without shrinking it further.
-        endOnFailure: settings.fcPath !== undefined,
-        numRuns: runs,
-        // A hard stop within the test's own timeout (a run that outlasts its time, shrinking
-        // included), so that a slow target makes the property inconclusive rather than the test
-        // time out. A failure found is reported all the same: the smallest seen so far.
-        interruptAfterTimeLimit: timeLimitMs + shrinkTimeMs,
-      },
-    ),
-  );
+        }),
+        {
+          seed: settings.fcSeed,
+          path: settings.fcPath,
+          // Replaying a path runs exactly that counterexample, without shrinking it further.
+          endOnFailure: settings.fcPath !== undefined,
+          numRuns: runs,
+          // A hard stop within the test's own timeout (a run that outlasts its time, shrinking
+          // included), so that a slow target makes the property inconclusive rather than the test
+          // time out. A failure found is reported all the same: the smallest seen so far.
+          interruptAfterTimeLimit: timeLimitMs + shrinkTimeMs,
+        },
+      );
+    } finally {
+      // Every request sent ahead is answered before the test goes on (or ends, and with it the
+      // request context they use).
+      await together(ahead.map((run) => run.outcome));
+    }
+  });
   if (stop) throw stop;
+  // Cut short before any run was judged (its answers came after the time limit), fast-check says
+  // "failed" with no counterexample: nothing failed, and nothing was decided.
+  const unjudged = details.interrupted && details.numRuns === 0 && details.counterexample === null;
   const interrupted = cutShort || details.interrupted;
-  const ran = details.failed ? details.numRuns : Math.min(sentRuns, details.numRuns);
+  const ran = details.failed && !unjudged ? details.numRuns : Math.min(sentRuns, details.numRuns);
   info.annotations.push({
     type: 'fast-check',
     description: `seed ${details.seed}, ${ran} runs${interrupted ? ' (interrupted by the time limit)' : ''}`,
   });
-  if (!details.failed) {
+  if (!details.failed || unjudged) {
     if (interrupted) {
       const reason = `cut short by its time limit after ${ran} of ${runs} runs`;
       for (const id of ownRequirements()) inconclusive(id, reason);
