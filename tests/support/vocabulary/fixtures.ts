@@ -14,6 +14,7 @@ import * as playwrightTest from '@playwright/test';
 import type { APIRequestContext, PlaywrightWorkerArgs, TestType } from '@playwright/test';
 import { PetStoreClient } from '../http/client.ts';
 import { WorkerRequestContext } from '../http/request-context.ts';
+import { startResponseGuard } from '../http/response-guard.ts';
 import { RunState } from '../http/run-state.ts';
 import { exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
@@ -122,14 +123,23 @@ export const test = base.extend<
 
   // The worker's request context, kept from test to test while nothing of a test could reach the
   // next (no cookie set, the test passed: request-context.ts). The HTTPS setting is passed here,
-  // the utility test has no such option.
+  // the utility test has no such option. It reaches the target through the worker's response
+  // guard, which cuts an answer growing past the limit (http/response-guard.ts).
   requestContext: [
     async ({ playwright }, use) => {
-      const shared = new WorkerRequestContext(() =>
-        playwright.request.newContext({ ignoreHTTPSErrors: settings.insecureTls }),
+      const guard = await startResponseGuard(settings.maxResponseBytes);
+      const shared = new WorkerRequestContext(
+        () =>
+          playwright.request.newContext({
+            ignoreHTTPSErrors: settings.insecureTls,
+            proxy: { server: guard.server },
+          }),
+        undefined,
+        guard,
       );
       await use(shared);
       await shared.dispose();
+      await guard.close();
     },
     { scope: 'worker', box: 'self' },
   ],
@@ -152,6 +162,7 @@ export const test = base.extend<
         state: runState,
         readOnly: target.readOnly,
         maxResponseBytes: settings.maxResponseBytes,
+        guard: requestContext.guard,
       });
       await use(api);
       requestContext.note(api.contextUse);
