@@ -10,7 +10,7 @@ import {
   requestLine,
   responseLine,
 } from '../reporting/failure-text.ts';
-import { type JsonValue, int64Of, parseLossless } from './lossless-json.ts';
+import { type JsonValue, NestingTooDeep, int64Of, parseLossless } from './lossless-json.ts';
 
 /** A Pet as returned, with int64 fields as exact BigInt values. */
 export interface Pet {
@@ -73,6 +73,8 @@ export class ApiResponse {
       try {
         return { ok: true, value: parseLossless(this.text) };
       } catch (error) {
+        if (error instanceof NestingTooDeep)
+          return { ok: false, problem: `the body nests ${error.message}` };
         return { ok: false, problem: `the body is not JSON (${(error as Error).message})` };
       }
     })();
