@@ -31,9 +31,7 @@ export const MAX_NESTING = 1000;
 /** Thrown for a body nested deeper than MAX_NESTING: it is not parsed. */
 export class NestingTooDeep extends Error {
   constructor() {
-    super(
-      `arrays and objects nested deeper than ${MAX_NESTING} levels; the suite does not parse them`,
-    );
+    super(`arrays and objects deeper than ${MAX_NESTING} levels; the suite does not parse them`);
   }
 }
 

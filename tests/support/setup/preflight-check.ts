@@ -12,6 +12,7 @@
 import { type APIResponse, request } from '@playwright/test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
+import { startResponseGuard } from '../http/response-guard.ts';
 import { retryDelayMs } from '../http/throttle.ts';
 import { firstLine, transportCause } from '../http/transport-errors.ts';
 import { redact } from '../reporting/redaction.ts';
@@ -41,7 +42,12 @@ const baseHint =
 
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const url = `${options.baseUrl}/pets?limit=1`;
-  const context = await request.newContext({ ignoreHTTPSErrors: options.insecureTls });
+  // Through a response guard, as every request of the run: a huge answer is cut as it comes.
+  const guard = await startResponseGuard(options.maxResponseBytes);
+  const context = await request.newContext({
+    ignoreHTTPSErrors: options.insecureTls,
+    proxy: { server: guard.server },
+  });
   const started = Date.now();
   let finding: Finding | undefined;
   let waitedMs = 0;
@@ -66,14 +72,23 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
       finding = judge(response, body, options.maxResponseBytes, waitedMs);
       break;
     }
-  } catch (error) {
-    finding = [
-      `the target is unreachable: ${transportCause(error, options.timeoutMs) ?? 'the request failed'}`,
-      `=> ${firstLine(error)}`,
-      `Check BASE_URL ${envHint}, and that the target is up and reachable from this machine.`,
-    ];
+  } catch (thrown) {
+    const cut = guard.cutOf('GET', url);
+    const error = guard.connectErrorOf(url) ?? thrown;
+    finding = cut
+      ? [
+          `not this interface: the answer was larger than ${options.maxResponseBytes} bytes`,
+          `=> ${cut}`,
+          `A list of at most one pet was expected. ${baseHint}`,
+        ]
+      : [
+          `the target is unreachable: ${transportCause(error, options.timeoutMs) ?? 'the request failed'}`,
+          `=> ${firstLine(error)}`,
+          `Check BASE_URL ${envHint}, and that the target is up and reachable from this machine.`,
+        ];
   } finally {
     await context.dispose();
+    await guard.close();
   }
 
   // A hostile target may echo the request, key included.
