@@ -32,7 +32,7 @@ export interface ResponseGuard {
   server: string;
   /** Why the guard cut the answer to this request, once; undefined when it did not. */
   cutOf(method: string, url: string): string | undefined;
-  /** Why the guard could not connect to the target of `url` (node's message), once. */
+  /** Why the guard's last connection to the target of `url` failed (node's message), if it did. */
   connectErrorOf(url: string): string | undefined;
   close(): Promise<void>;
 }
@@ -44,15 +44,20 @@ interface Sent {
 }
 
 export async function startResponseGuard(maxBytes: number): Promise<ResponseGuard> {
-  const cuts = new Map<string, string>();
+  // Cuts by request, each taken once (identical requests may be cut side by side); the last
+  // connection error by host, until a connection there succeeds.
+  const cuts = new Map<string, string[]>();
+  const connectErrors = new Map<string, string>();
   const record = (key: string, why: string) => {
+    const list = cuts.get(key) ?? [];
     cuts.delete(key);
-    cuts.set(key, why);
+    cuts.set(key, [...list, why]);
     if (cuts.size > keptCuts) cuts.delete(cuts.keys().next().value!);
   };
   const take = (key: string) => {
-    const why = cuts.get(key);
-    cuts.delete(key);
+    const list = cuts.get(key);
+    const why = list?.shift();
+    if (list?.length === 0) cuts.delete(key);
     return why;
   };
   const sockets = new Set<net.Socket>();
@@ -75,7 +80,7 @@ export async function startResponseGuard(maxBytes: number): Promise<ResponseGuar
     // A side that fails is passed on as it came: a refused connection is kept for the client to
     // explain (connectErrorOf), a reset is passed on as a reset.
     upstream.on('error', (error) => {
-      if (!connected) record(cutKey('CONNECT', authority, ''), error.message);
+      if (!connected) connectErrors.set(authority, error.message);
       if (!client.destroyed) client.resetAndDestroy();
     });
     client.on('error', () => upstream.destroy());
@@ -87,28 +92,31 @@ export async function startResponseGuard(maxBytes: number): Promise<ResponseGuar
     });
     upstream.on('connect', () => {
       connected = true;
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) {
-        tunnel.fromClient(head);
-        upstream.write(head);
-      }
-      client.on('data', (chunk: Buffer) => {
-        tunnel.fromClient(chunk);
-        if (!upstream.write(chunk)) client.pause();
-      });
-      upstream.on('drain', () => client.resume());
-      client.on('end', () => upstream.end());
-      // The answer's bytes, one piece at a time: each is counted (and decoded) before it goes on.
-      upstream.on('data', (chunk: Buffer) => {
-        upstream.pause();
-        void tunnel.fromTarget(chunk).then((forward) => {
-          if (!forward || client.destroyed) return;
-          if (client.write(chunk)) upstream.resume();
-          else client.once('drain', () => upstream.resume());
-        });
-      });
-      upstream.on('end', () => void tunnel.settled.then(() => client.end()));
+      connectErrors.delete(authority);
     });
+    // The tunnel is open at once, without waiting for the target's connection (a round trip
+    // saved on every request); what the client sends meanwhile waits in the upstream socket.
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) {
+      tunnel.fromClient(head);
+      upstream.write(head);
+    }
+    client.on('data', (chunk: Buffer) => {
+      tunnel.fromClient(chunk);
+      if (!upstream.write(chunk)) client.pause();
+    });
+    upstream.on('drain', () => client.resume());
+    client.on('end', () => upstream.end());
+    // The answer's bytes, one piece at a time: each is counted (and decoded) before it goes on.
+    upstream.on('data', (chunk: Buffer) => {
+      upstream.pause();
+      void tunnel.fromTarget(chunk).then((forward) => {
+        if (!forward || client.destroyed) return;
+        if (client.write(chunk)) upstream.resume();
+        else client.once('drain', () => upstream.resume());
+      });
+    });
+    upstream.on('end', () => void tunnel.settled.then(() => client.end()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -124,7 +132,7 @@ export async function startResponseGuard(maxBytes: number): Promise<ResponseGuar
     },
     connectErrorOf(url) {
       const authority = authorityOf(url);
-      return authority === undefined ? undefined : take(cutKey('CONNECT', authority, ''));
+      return authority === undefined ? undefined : connectErrors.get(authority);
     },
     async close() {
       for (const socket of sockets) socket.destroy();
