@@ -15,6 +15,7 @@
  * - https (TLS in the tunnel): the bytes of the target's turn, from the request to the next one,
  *   are counted, with room for the head and TLS framing; decoded bytes cannot be seen here.
  */
+import type { APIRequestContext } from '@playwright/test';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
@@ -35,6 +36,21 @@ export interface ResponseGuard {
   /** Why the guard's last connection to the target of `url` failed (node's message), if it did. */
   connectErrorOf(url: string): string | undefined;
   close(): Promise<void>;
+}
+
+let warmed = false;
+
+/**
+ * The first request through a proxy loads Playwright's proxy agent: up to a second on a busy
+ * machine, which a short request timeout would charge to the target. Once a process, one request
+ * through `context` goes to the guard itself (which answers 501), before any to the target.
+ */
+export async function warmUp(context: APIRequestContext, guard: ResponseGuard): Promise<void> {
+  if (warmed) return;
+  warmed = true;
+  await context
+    .fetch(`${guard.server}/`, { maxRedirects: 0, failOnStatusCode: false })
+    .catch(() => {});
 }
 
 /** One request seen in a tunnel: what its answer is matched to. */

@@ -12,7 +12,7 @@
 import { type APIResponse, request } from '@playwright/test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
-import { startResponseGuard } from '../http/response-guard.ts';
+import { startResponseGuard, warmUp } from '../http/response-guard.ts';
 import { retryDelayMs } from '../http/throttle.ts';
 import { firstLine, transportCause } from '../http/transport-errors.ts';
 import { redact } from '../reporting/redaction.ts';
@@ -48,6 +48,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     ignoreHTTPSErrors: options.insecureTls,
     proxy: { server: guard.server },
   });
+  await warmUp(context, guard);
   const started = Date.now();
   let finding: Finding | undefined;
   let waitedMs = 0;

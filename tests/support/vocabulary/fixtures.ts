@@ -14,7 +14,7 @@ import * as playwrightTest from '@playwright/test';
 import type { APIRequestContext, PlaywrightWorkerArgs, TestType } from '@playwright/test';
 import { PetStoreClient } from '../http/client.ts';
 import { WorkerRequestContext } from '../http/request-context.ts';
-import { startResponseGuard } from '../http/response-guard.ts';
+import { startResponseGuard, warmUp } from '../http/response-guard.ts';
 import { RunState } from '../http/run-state.ts';
 import { exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
@@ -129,11 +129,14 @@ export const test = base.extend<
     async ({ playwright }, use) => {
       const guard = await startResponseGuard(settings.maxResponseBytes);
       const shared = new WorkerRequestContext(
-        () =>
-          playwright.request.newContext({
+        async () => {
+          const context = await playwright.request.newContext({
             ignoreHTTPSErrors: settings.insecureTls,
             proxy: { server: guard.server },
-          }),
+          });
+          await warmUp(context, guard);
+          return context;
+        },
         undefined,
         guard,
       );
