@@ -88,15 +88,18 @@ const blankSettings = Object.fromEntries(suiteVariables.map((name) => [name, '']
 
 /**
  * Runs a node script of the project (its arguments) in a child process, on the suite's defaults
- * but for `env`; killed after `timeoutMs`.
+ * but for `env`; killed after `timeoutMs`. `wrapper` is a command that runs node (e.g.
+ * `/usr/bin/time -v`), its output included.
  */
 export async function spawnNode(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 300_000,
+  wrapper: string[] = [],
 ): Promise<ProcessResult> {
   const started = Date.now();
-  const child = spawn(process.execPath, args, {
+  const [command, ...before] = [...wrapper, process.execPath];
+  const child = spawn(command!, [...before, ...args], {
     cwd: projectRoot,
     env: { ...process.env, ...blankSettings, ...env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -112,14 +115,15 @@ export async function spawnNode(
   return { exitCode, output, durationMs: Date.now() - started };
 }
 
-/** Runs `playwright test` in a child process; killed after `timeoutMs`. */
+/** Runs `playwright test` in a child process (under `wrapper`); killed after `timeoutMs`. */
 export function spawnPlaywright(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 300_000,
+  wrapper: string[] = [],
 ): Promise<ProcessResult> {
   const cli = join(projectRoot, 'node_modules/@playwright/test/cli.js');
-  return spawnNode([cli, 'test', ...args], env, timeoutMs);
+  return spawnNode([cli, 'test', ...args], env, timeoutMs, wrapper);
 }
 
 /** The outcome of every test in a Playwright JSON results file. */
@@ -146,7 +150,7 @@ export interface SuiteRun extends ProcessResult {
 export async function runSuite(
   args: string[],
   env: Record<string, string>,
-  options: { timeoutMs?: number; dir?: string } = {},
+  options: { timeoutMs?: number; dir?: string; wrapper?: string[] } = {},
 ): Promise<SuiteRun> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'conformance-selftest-'));
   try {
@@ -154,6 +158,7 @@ export async function runSuite(
       ['--output', join(dir, 'test-results'), ...args],
       { CONFORMANCE_REPORT_DIR: dir, ...env },
       options.timeoutMs,
+      options.wrapper,
     );
     const results = join(dir, 'results.json');
     const summaryFile = join(dir, 'conformance.json');

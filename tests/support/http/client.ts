@@ -16,8 +16,9 @@
 import { type APIRequestContext, type APIResponse, test } from '@playwright/test';
 import { redact } from '../reporting/redaction.ts';
 import { stringifyExact } from './lossless-json.ts';
-import { ApiResponse, type Operation, type SentRequest } from './response.ts';
 import type { ContextUse } from './request-context.ts';
+import { ApiResponse, type Operation, type SentRequest } from './response.ts';
+import type { ResponseGuard } from './response-guard.ts';
 import { type RunState, UNANSWERED_LIMIT } from './run-state.ts';
 import { retryDelayMs, throttleReason } from './throttle.ts';
 import { explainTransportError } from './transport-errors.ts';
@@ -69,6 +70,8 @@ export interface ClientOptions {
    * found the target accepts the key only under another (setup/preflight-check.ts).
    */
   authorizationName?: string;
+  /** The proxy the request context goes through, which cuts an answer past the limit. */
+  guard?: ResponseGuard;
 }
 
 export const readOnlySkipReason =
@@ -246,7 +249,13 @@ export class PetStoreClient {
       });
       received = await response.body();
     } catch (error) {
-      const why = this.redact(explainTransportError(error, this.options.timeoutMs));
+      // The guard cut an answer past the limit, or could not reach the target: it knows why.
+      const guard = this.options.guard;
+      const why =
+        guard?.cutOf(sent.method, sent.url) ??
+        this.redact(
+          explainTransportError(guard?.connectErrorOf(sent.url) ?? error, this.options.timeoutMs),
+        );
       if (operation) state.answered(operation, !/^no answer within/.test(why));
       // Headers may have come, and set a cookie, before the request failed.
       this.contextUse.cookies = true;
@@ -256,8 +265,8 @@ export class PetStoreClient {
     const answerHeaders = response.headers();
     if (answerHeaders['set-cookie'] !== undefined) this.contextUse.cookies = true;
     this.contextUse.bytes += received.length;
-    // Playwright reads an answer whole, within the request timeout; a huge one is refused here
-    // rather than decoded, parsed and quoted.
+    // The guard cut any answer that grew past the limit as it came (over plain http, raw and
+    // decoded); one that fits only with its head or encoding is refused here, before parsing.
     if (received.length > this.options.maxResponseBytes) {
       const why =
         `the answer was larger than ${this.options.maxResponseBytes} bytes ` +

@@ -21,8 +21,44 @@ export type JsonValue =
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
-/** Parses JSON text, keeping numbers as literals. Duplicate keys: the last wins, as in JSON.parse. */
+/**
+ * Arrays and objects nested deeper are not parsed: the parser recurses, and a body of 200,000
+ * brackets would overflow the stack (and every walk of the tree after it). No body of the
+ * interface nests more than a few levels.
+ */
+export const MAX_NESTING = 1000;
+
+/** Thrown for a body nested deeper than MAX_NESTING: it is not parsed. */
+export class NestingTooDeep extends Error {
+  constructor() {
+    super(`arrays and objects deeper than ${MAX_NESTING} levels; the suite does not parse them`);
+  }
+}
+
+/** Whether the text nests arrays and objects deeper than `limit`, strings aside (no recursion). */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c)
+        index++; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Parses JSON text, keeping numbers as literals. Duplicate keys: the last wins, as in JSON.parse.
+ * Throws NestingTooDeep for a body nested beyond MAX_NESTING.
+ */
 export function parseLossless(text: string): JsonValue {
+  if (nestsDeeperThan(text, MAX_NESTING)) throw new NestingTooDeep();
   return parse(text, null, {
     onDuplicateKey: ({ newValue }) => newValue,
   }) as JsonValue;

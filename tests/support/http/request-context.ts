@@ -10,6 +10,7 @@
  * - nothing was noted of the test (it used the context without the client): nothing is known.
  */
 import type { APIRequestContext } from '@playwright/test';
+import type { ResponseGuard } from './response-guard.ts';
 
 /** What one test's requests left in the context (the client counts it: `contextUse`). */
 export interface ContextUse {
@@ -30,6 +31,8 @@ export class WorkerRequestContext {
   constructor(
     private readonly create: () => Promise<APIRequestContext>,
     private readonly limit = keptBytesLimit,
+    /** The proxy the contexts go through (response-guard.ts): the client asks it why a request failed. */
+    readonly guard?: ResponseGuard,
   ) {}
 
   /** The context for a test: the one kept, or a new one. */

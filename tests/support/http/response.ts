@@ -10,7 +10,7 @@ import {
   requestLine,
   responseLine,
 } from '../reporting/failure-text.ts';
-import { type JsonValue, int64Of, parseLossless } from './lossless-json.ts';
+import { type JsonValue, NestingTooDeep, int64Of, parseLossless } from './lossless-json.ts';
 
 /** A Pet as returned, with int64 fields as exact BigInt values. */
 export interface Pet {
@@ -26,7 +26,9 @@ export type SentRequest = RequestView;
 /** The operations of the interface, by their names in the document. */
 export type Operation = 'listPets' | 'createPet' | 'getPet';
 
-export type ParsedBody = { ok: true; value: JsonValue } | { ok: false; problem: string };
+/** `unread`: the body was not parsed (nested too deep), so whether it is JSON is not known. */
+export type ParsedBody =
+  { ok: true; value: JsonValue } | { ok: false; problem: string; unread?: true };
 
 export class ApiResponse {
   private parsed?: ParsedBody;
@@ -73,6 +75,9 @@ export class ApiResponse {
       try {
         return { ok: true, value: parseLossless(this.text) };
       } catch (error) {
+        if (error instanceof NestingTooDeep) {
+          return { ok: false, problem: `the body nests ${error.message}`, unread: true };
+        }
         return { ok: false, problem: `the body is not JSON (${(error as Error).message})` };
       }
     })();

@@ -21,6 +21,7 @@ import { type APIRequestContext, type APIResponse, request } from '@playwright/t
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { authorizationName, lowerCaseAuthorizationName } from '../http/client.ts';
+import { startResponseGuard, warmUp } from '../http/response-guard.ts';
 import { retryDelayMs } from '../http/throttle.ts';
 import { firstLine, transportCause } from '../http/transport-errors.ts';
 import type { ExchangeView } from '../reporting/failure-text.ts';
@@ -85,7 +86,13 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   const shown = shownUrl(url);
   // A hostile target may echo the request, key included.
   const scrub = (text: string) => redact(text, [options.apiKey]);
-  const context = await request.newContext({ ignoreHTTPSErrors: options.insecureTls });
+  // Through a response guard, as every request of the run: a huge answer is cut as it comes.
+  const guard = await startResponseGuard(options.maxResponseBytes);
+  const context = await request.newContext({
+    ignoreHTTPSErrors: options.insecureTls,
+    proxy: { server: guard.server },
+  });
+  await warmUp(context, guard);
   const started = Date.now();
   const wait = { waitedMs: 0, requests: 0 };
   /** What each request got (the last one judged), also when one got no answer. */
@@ -113,24 +120,33 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     finding = refusesKey(answer)
       ? keyRejected(answers)
       : judge(answer.response, answer.body, options.maxResponseBytes, wait.waitedMs);
-  } catch (error) {
-    finding = [
-      `the target is unreachable: ${transportCause(error, options.timeoutMs) ?? 'the request failed'}`,
-      `Check BASE_URL ${envHint}, and that the target is up and reachable from this machine.`,
-    ];
+  } catch (thrown) {
+    const cut = guard.cutOf('GET', url);
+    const error = guard.connectErrorOf(url) ?? thrown;
+    finding = cut
+      ? [
+          `not this interface: the answer was larger than ${options.maxResponseBytes} bytes`,
+          `A list of at most one pet was expected. ${baseHint}`,
+        ]
+      : [
+          `the target is unreachable: ${transportCause(error, options.timeoutMs) ?? 'the request failed'}`,
+          `Check BASE_URL ${envHint}, and that the target is up and reachable from this machine.`,
+        ];
+    const got = cut ?? firstLine(error);
     answers.push({
-      line: `=> ${firstLine(error)}`,
+      line: `=> ${got}`,
       exchange: {
         request: { method: 'GET', path, url: shown, auth: 'Bearer <API_KEY>' },
         status: 0,
         headers: {},
         text: '',
         durationMs: Date.now() - started,
-        failure: scrub(firstLine(error)),
+        failure: scrub(got),
       },
     });
   } finally {
     await context.dispose();
+    await guard.close();
   }
 
   const caseNote =

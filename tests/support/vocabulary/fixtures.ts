@@ -20,6 +20,7 @@ import type {
 import { idsAmong } from '../../../requirements/catalogue.ts';
 import { PetStoreClient } from '../http/client.ts';
 import { WorkerRequestContext } from '../http/request-context.ts';
+import { startResponseGuard, warmUp } from '../http/response-guard.ts';
 import { RunState } from '../http/run-state.ts';
 import { checkFailure, exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
@@ -183,14 +184,27 @@ export const test = base.extend<
 
   // The worker's request context, kept from test to test while nothing of a test could reach the
   // next (no cookie set, the test passed: request-context.ts). The HTTPS setting is passed here:
-  // Playwright's browser-context options reach no request context of the suite (see `base`).
+  // Playwright's browser-context options reach no request context of the suite (see `base`). It
+  // reaches the target through the worker's response guard, which cuts an answer growing past the
+  // limit (http/response-guard.ts).
   requestContext: [
     async ({ playwright }, use) => {
-      const shared = new WorkerRequestContext(() =>
-        playwright.request.newContext({ ignoreHTTPSErrors: settings.insecureTls }),
+      const guard = await startResponseGuard(settings.maxResponseBytes);
+      const shared = new WorkerRequestContext(
+        async () => {
+          const context = await playwright.request.newContext({
+            ignoreHTTPSErrors: settings.insecureTls,
+            proxy: { server: guard.server },
+          });
+          await warmUp(context, guard);
+          return context;
+        },
+        undefined,
+        guard,
       );
       await use(shared);
       await shared.dispose();
+      await guard.close();
     },
     { scope: 'worker', box: 'self' },
   ],
@@ -216,6 +230,7 @@ export const test = base.extend<
         maxResponseBytes: settings.maxResponseBytes,
         // The spelling of the Authorization header's name the preflight found the target accepts.
         ...(name ? { authorizationName: name } : {}),
+        guard: requestContext.guard,
       });
 
       await use(api);

@@ -1,0 +1,466 @@
+/**
+ * The response guard: a forwarding proxy on 127.0.0.1, one per worker, through which the request
+ * context reaches the target (the context's documented `proxy` option). Playwright reads and
+ * decodes an answer whole before the suite sees a byte, and has no option to bound either: a
+ * gzip bomb or an endless body would take the machine. The guard counts each answer's body as it
+ * passes, raw and decoded, and cuts the connection when either grows past the limit; the client
+ * then asks the guard why its request failed (`cutOf`) and fails the check with the limit named.
+ *
+ * Playwright reaches every target through the proxy with CONNECT, one tunnel a request. The bytes
+ * are forwarded as they come, unchanged, in both directions; the guard only watches them:
+ * - plain http: each answer's head is read (status, framing, Content-Encoding) and its body
+ *   counted as sent and as decoded, with the decoder Playwright uses. A piece of a compressed
+ *   body is forwarded once it is decoded and counted, so Playwright never receives the piece that
+ *   would inflate past the limit.
+ * - https (TLS in the tunnel): the bytes of the target's turn, from the request to the next one,
+ *   are counted, with room for the head and TLS framing; decoded bytes cannot be seen here.
+ */
+import type { APIRequestContext } from '@playwright/test';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import zlib from 'node:zlib';
+
+/** Bytes of a turn beyond the limit allowed for the answer's head and the framing around it. */
+export const headRoom = 64 * 1024;
+/** A head longer than this is not parsed (Node's own client refuses one beyond 16 KiB). */
+const maxHead = 64 * 1024;
+/** Cuts kept for the client to ask about: the latest ones. */
+const keptCuts = 100;
+
+export interface ResponseGuard {
+  /** The proxy address for `request.newContext({ proxy: { server } })`. */
+  server: string;
+  /** Why the guard cut the answer to this request, once; undefined when it did not. */
+  cutOf(method: string, url: string): string | undefined;
+  /** Why the guard's last connection to the target of `url` failed (node's message), if it did. */
+  connectErrorOf(url: string): string | undefined;
+  close(): Promise<void>;
+}
+
+let warmed = false;
+
+/**
+ * The first request through a proxy loads Playwright's proxy agent: up to a second on a busy
+ * machine, which a short request timeout would charge to the target. Once a process, one request
+ * through `context` goes to the guard itself (which answers 501), before any to the target.
+ */
+export async function warmUp(context: APIRequestContext, guard: ResponseGuard): Promise<void> {
+  if (warmed) return;
+  warmed = true;
+  await context
+    .fetch(`${guard.server}/`, { maxRedirects: 0, failOnStatusCode: false })
+    .catch(() => {});
+}
+
+/** One request seen in a tunnel: what its answer is matched to. */
+interface Sent {
+  method: string;
+  path: string;
+}
+
+export async function startResponseGuard(maxBytes: number): Promise<ResponseGuard> {
+  // Cuts by request, each taken once (identical requests may be cut side by side); the last
+  // connection error by host, until a connection there succeeds.
+  const cuts = new Map<string, string[]>();
+  const connectErrors = new Map<string, string>();
+  const record = (key: string, why: string) => {
+    const list = cuts.get(key) ?? [];
+    cuts.delete(key);
+    cuts.set(key, [...list, why]);
+    if (cuts.size > keptCuts) cuts.delete(cuts.keys().next().value!);
+  };
+  const take = (key: string) => {
+    const list = cuts.get(key);
+    const why = list?.shift();
+    if (list?.length === 0) cuts.delete(key);
+    return why;
+  };
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((_request, response) => {
+    // Only tunnels are served: Playwright sends every request through CONNECT.
+    response.writeHead(501).end();
+  });
+  server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    const authority = request.url ?? '';
+    const separator = authority.lastIndexOf(':');
+    const host = authority.slice(0, separator).replace(/^\[(.*)\]$/, '$1');
+    const port = Number(authority.slice(separator + 1));
+    const upstream = net.connect({ host, port, noDelay: true });
+    client.setNoDelay(true);
+    let connected = false;
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    // A side that fails is passed on as it came: a refused connection is kept for the client to
+    // explain (connectErrorOf), a reset is passed on as a reset.
+    upstream.on('error', (error) => {
+      if (!connected) connectErrors.set(authority, error.message);
+      if (!client.destroyed) client.resetAndDestroy();
+    });
+    client.on('error', () => upstream.destroy());
+    client.on('close', () => upstream.destroy());
+    const tunnel = new Tunnel(maxBytes, (path, method, why) => {
+      record(cutKey(method, authority, path), why);
+      client.destroy();
+      upstream.destroy();
+    });
+    upstream.on('connect', () => {
+      connected = true;
+      connectErrors.delete(authority);
+    });
+    // The tunnel is open at once, without waiting for the target's connection (a round trip
+    // saved on every request); what the client sends meanwhile waits in the upstream socket.
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) {
+      tunnel.fromClient(head);
+      upstream.write(head);
+    }
+    client.on('data', (chunk: Buffer) => {
+      tunnel.fromClient(chunk);
+      if (!upstream.write(chunk)) client.pause();
+    });
+    upstream.on('drain', () => client.resume());
+    client.on('end', () => upstream.end());
+    // The answer's bytes, one piece at a time: each is counted (and decoded) before it goes on.
+    upstream.on('data', (chunk: Buffer) => {
+      upstream.pause();
+      void tunnel.fromTarget(chunk).then((forward) => {
+        if (!forward || client.destroyed) return;
+        if (client.write(chunk)) upstream.resume();
+        else client.once('drain', () => upstream.resume());
+      });
+    });
+    upstream.on('end', () => void tunnel.settled.then(() => client.end()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server: `http://127.0.0.1:${port}`,
+    cutOf(method, url) {
+      const authority = authorityOf(url);
+      if (authority === undefined) return undefined;
+      const { pathname, search } = new URL(url);
+      return (
+        take(cutKey(method, authority, `${pathname}${search}`)) ?? take(cutKey('', authority, ''))
+      );
+    },
+    connectErrorOf(url) {
+      const authority = authorityOf(url);
+      return authority === undefined ? undefined : connectErrors.get(authority);
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** host:port of an address, as CONNECT names it; undefined when it is no address. */
+function authorityOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || (parsed.protocol === 'https:' ? 443 : 80)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A request's key: method, host:port as CONNECT names it, path. An https answer has only host. */
+function cutKey(method: string, authority: string, path: string): string {
+  return `${method.toUpperCase()} ${authority.replace(/^\[(.*)\]/, '$1')}${path}`;
+}
+
+type Framing =
+  | { kind: 'head' }
+  | { kind: 'length'; left: number }
+  | { kind: 'chunk-size'; line: string }
+  | { kind: 'chunk-data'; left: number }
+  | { kind: 'chunk-end'; left: number }
+  | { kind: 'trailers'; line: string }
+  | { kind: 'until-close' }
+  /** Bytes not understood as HTTP/1.1 (TLS, an upgrade, a head too long): the turn is counted. */
+  | { kind: 'opaque' };
+
+/** One tunnel: the requests sent through it, and the answer being received. */
+class Tunnel {
+  private readonly sent: Sent[] = [];
+  private request = Buffer.alloc(0);
+  private requestBodyLeft = 0;
+  private clientOpaque = false;
+  private framing: Framing = { kind: 'head' };
+  private head = Buffer.alloc(0);
+  private status = 0;
+  private raw = 0;
+  private decoded = 0;
+  private decoder?: Decoder;
+  private turn = 0;
+  /** Settles when the piece being counted has been: the end is forwarded after it. */
+  settled: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly cut: (path: string, method: string, why: string) => void,
+  ) {}
+
+  /** Bytes of the client: the requests (only their heads are read, to pair answers with them). */
+  fromClient(chunk: Buffer): void {
+    this.turn = 0;
+    if (this.clientOpaque) return;
+    // TLS: the first byte of a handshake record. Nothing in the tunnel can be read.
+    if (this.sent.length === 0 && this.request.length === 0 && chunk[0] === 0x16) {
+      this.clientOpaque = true;
+      this.framing = { kind: 'opaque' };
+      return;
+    }
+    let rest = chunk;
+    while (rest.length > 0) {
+      if (this.requestBodyLeft > 0) {
+        const taken = Math.min(this.requestBodyLeft, rest.length);
+        this.requestBodyLeft -= taken;
+        rest = rest.subarray(taken);
+        continue;
+      }
+      this.request = Buffer.concat([this.request, rest]);
+      rest = Buffer.alloc(0);
+      const end = this.request.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (this.request.length > maxHead) this.clientOpaque = true;
+        return;
+      }
+      const lines = this.request.subarray(0, end).toString('latin1').split('\r\n');
+      const [method = '', path = ''] = (lines[0] ?? '').split(' ');
+      this.sent.push({ method, path });
+      const length = headerValues(lines.slice(1), 'content-length')[0];
+      this.requestBodyLeft = Number(length ?? 0) || 0;
+      rest = this.request.subarray(end + 4);
+      this.request = Buffer.alloc(0);
+    }
+  }
+
+  /** Bytes of the target: false when the answer went past the limit and the tunnel is cut. */
+  fromTarget(chunk: Buffer): Promise<boolean> {
+    const counted = this.count(chunk);
+    this.settled = counted;
+    return counted;
+  }
+
+  private async count(chunk: Buffer): Promise<boolean> {
+    this.turn += chunk.length;
+    let rest = chunk;
+    while (rest.length > 0) {
+      const framing = this.framing;
+      switch (framing.kind) {
+        case 'opaque':
+          if (this.turn > this.maxBytes + headRoom) {
+            return this.stop(
+              `more than ${this.maxBytes + headRoom} bytes came back for one request ` +
+                '(the limit, with 64 KiB for the head and the encryption around it)',
+            );
+          }
+          return true;
+        case 'head': {
+          const start = this.head.length;
+          this.head = Buffer.concat([this.head, rest]);
+          const end = this.head.indexOf('\r\n\r\n', Math.max(0, start - 3));
+          if (end < 0) {
+            if (this.head.length > maxHead) this.framing = { kind: 'opaque' };
+            return true;
+          }
+          rest = this.head.subarray(end + 4);
+          this.startAnswer(this.head.subarray(0, end).toString('latin1').split('\r\n'));
+          this.head = Buffer.alloc(0);
+          break;
+        }
+        case 'length':
+        case 'chunk-data': {
+          const taken = Math.min(framing.left, rest.length);
+          if (!(await this.body(rest.subarray(0, taken)))) return false;
+          framing.left -= taken;
+          rest = rest.subarray(taken);
+          if (framing.left === 0) {
+            if (framing.kind === 'length') this.endAnswer();
+            else this.framing = { kind: 'chunk-end', left: 2 };
+          }
+          break;
+        }
+        case 'until-close':
+          return this.body(rest);
+        case 'chunk-end': {
+          const taken = Math.min(framing.left, rest.length);
+          framing.left -= taken;
+          rest = rest.subarray(taken);
+          if (framing.left === 0) this.framing = { kind: 'chunk-size', line: '' };
+          break;
+        }
+        case 'chunk-size':
+        case 'trailers': {
+          const newline = rest.indexOf(0x0a);
+          const piece = rest.subarray(0, newline < 0 ? rest.length : newline + 1);
+          framing.line += piece.toString('latin1');
+          rest = rest.subarray(piece.length);
+          if (framing.line.length > maxHead) this.framing = { kind: 'opaque' };
+          else if (newline >= 0) this.endLine(framing);
+          break;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** A complete line of chunked framing: a chunk's size, or a trailer (empty: the end). */
+  private endLine(framing: { kind: 'chunk-size' | 'trailers'; line: string }): void {
+    const line = framing.line.trim();
+    if (framing.kind === 'trailers') {
+      if (line === '') this.endAnswer();
+      else framing.line = '';
+      return;
+    }
+    const size = Number.parseInt(line.split(';')[0] ?? '', 16);
+    if (!Number.isFinite(size)) this.framing = { kind: 'opaque' };
+    else if (size === 0) this.framing = { kind: 'trailers', line: '' };
+    else this.framing = { kind: 'chunk-data', left: size };
+  }
+
+  /** An answer's head: how its body is framed, and how it is encoded. */
+  private startAnswer(lines: string[]): void {
+    const request = this.sent[0];
+    this.status = Number((lines[0] ?? '').split(' ')[1]);
+    this.raw = 0;
+    this.decoded = 0;
+    this.decoder = undefined;
+    const headers = lines.slice(1);
+    if (!request || !Number.isInteger(this.status)) {
+      this.framing = { kind: 'opaque' };
+      return;
+    }
+    // An interim answer (100 Continue) precedes the answer to the same request.
+    if (this.status >= 100 && this.status < 200 && this.status !== 101) return;
+    if (this.status === 101) {
+      this.framing = { kind: 'opaque' };
+      return;
+    }
+    if (request.method === 'HEAD' || this.status === 204 || this.status === 304) {
+      this.endAnswer();
+      return;
+    }
+    const transfer = headerValues(headers, 'transfer-encoding').join(', ').toLowerCase();
+    const length = headerValues(headers, 'content-length')[0];
+    if (/(^|,)\s*chunked\s*$/.test(transfer)) this.framing = { kind: 'chunk-size', line: '' };
+    else if (transfer === '' && length !== undefined && /^\d+$/.test(length)) {
+      this.framing = { kind: 'length', left: Number(length) };
+      if (this.framing.left === 0) this.endAnswer();
+    } else this.framing = { kind: 'until-close' };
+    this.decoder = decoderFor(headerValues(headers, 'content-encoding').join(', ').toLowerCase());
+  }
+
+  private endAnswer(): void {
+    this.sent.shift();
+    this.framing = { kind: 'head' };
+    this.decoder?.stream.destroy();
+    this.decoder = undefined;
+  }
+
+  /** A piece of the body: counted as sent, then as decoded; false when the tunnel was cut. */
+  private async body(piece: Buffer): Promise<boolean> {
+    this.raw += piece.length;
+    if (this.raw > this.maxBytes) {
+      return this.stop(`more than ${this.maxBytes} bytes of body were sent`);
+    }
+    if (!this.decoder || piece.length === 0) return true;
+    this.decoded = await this.decoder.decode(piece, this.maxBytes);
+    if (this.decoded > this.maxBytes) {
+      return this.stop(
+        `${this.raw} bytes of ${this.decoder.encoding} decoded to more than ${this.maxBytes} bytes`,
+      );
+    }
+    return true;
+  }
+
+  private stop(how: string): false {
+    const request = this.sent[0] ?? { method: '', path: '' };
+    const status = this.status && this.framing.kind !== 'opaque' ? `${this.status}, ` : '';
+    this.decoder?.stream.destroy();
+    this.cut(
+      this.framing.kind === 'opaque' ? '' : request.path,
+      this.framing.kind === 'opaque' ? '' : request.method,
+      `the answer was larger than ${this.maxBytes} bytes (${status}${how}; the suite stopped ` +
+        'reading it); CONFORMANCE_MAX_RESPONSE_BYTES sets the limit',
+    );
+    return false;
+  }
+}
+
+/** The values of a header in a head's lines, trimmed, in order. */
+function headerValues(lines: string[], name: string): string[] {
+  const values: string[] = [];
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === name) {
+      values.push(line.slice(colon + 1).trim());
+    }
+  }
+  return values;
+}
+
+/** Counts a body's decoded bytes with the decoder Playwright uses for its Content-Encoding. */
+class Decoder {
+  private total = 0;
+  private failed = false;
+  private onOver?: () => void;
+
+  constructor(
+    readonly encoding: string,
+    readonly stream: zlib.Gunzip | zlib.BrotliDecompress | zlib.Inflate,
+  ) {
+    stream.on('data', (piece: Buffer) => {
+      this.total += piece.length;
+      this.onOver?.();
+    });
+    // A body that does not decode: Playwright fails on it too, at the same byte.
+    stream.on('error', () => {
+      this.failed = true;
+      this.onOver?.();
+    });
+  }
+
+  /** The decoded total once `piece` is decoded, or as soon as it passes `maxBytes`. */
+  decode(piece: Buffer, maxBytes: number): Promise<number> {
+    if (this.failed) return Promise.resolve(this.total);
+    return new Promise((resolve) => {
+      this.onOver = () => {
+        if (this.total > maxBytes || this.failed) {
+          this.onOver = undefined;
+          this.stream.destroy();
+          resolve(this.total);
+        }
+      };
+      this.stream.write(piece, () => resolve(this.total));
+    });
+  }
+}
+
+function decoderFor(encoding: string): Decoder | undefined {
+  // As Playwright decodes (its fetch): gzip and br flushed leniently, deflate as zlib.
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    return new Decoder(
+      encoding,
+      zlib.createGunzip({
+        flush: zlib.constants.Z_SYNC_FLUSH,
+        finishFlush: zlib.constants.Z_SYNC_FLUSH,
+      }),
+    );
+  }
+  if (encoding === 'br') {
+    return new Decoder(
+      encoding,
+      zlib.createBrotliDecompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      }),
+    );
+  }
+  if (encoding === 'deflate') return new Decoder(encoding, zlib.createInflate());
+  return undefined;
+}
