@@ -25,8 +25,11 @@ import { fc } from './fast-check.ts';
 import { inconclusive, ownRequirements, primaryRequirement } from './verdicts.ts';
 
 export interface PropertyOptions {
-  /** Runs: FC_RUNS, or half of it for a property whose domain the examples already bound. */
-  runs?: 'all' | 'half';
+  /**
+   * Runs: FC_RUNS, or half of it for a property whose domain the examples already bound, or a
+   * number of its own (a property whose every run is a sequence of requests).
+   */
+  runs?: 'all' | 'half' | number;
   /** Inputs sent while shrinking a failure (default 40). */
   shrinkRuns?: number;
   /**
@@ -37,7 +40,11 @@ export interface PropertyOptions {
 }
 
 const runsOf = (options: PropertyOptions) =>
-  options.runs === 'half' ? Math.ceil(settings.fcRuns / 2) : settings.fcRuns;
+  typeof options.runs === 'number'
+    ? options.runs
+    : options.runs === 'half'
+      ? Math.ceil(settings.fcRuns / 2)
+      : settings.fcRuns;
 
 export async function checkProperty<T>(
   arbitrary: Arbitrary<T>,
@@ -102,8 +109,11 @@ export async function checkProperty<T>(
   }
 
   const location = `${relative(process.cwd(), info.file)}:${info.line}`;
-  const replay = `FC_SEED=${details.seed} FC_PATH="${details.counterexamplePath}" npx playwright test ${location}`;
   const counterexample = fc.stringify(details.counterexample);
+  // A sequence of commands (fc.commands) shrinks by which of its commands ran: fast-check replays
+  // it only with that record too, which it prints in the counterexample.
+  const replayPath = /\/\*replayPath="([^"]*)"\*\//.exec(counterexample)?.[1];
+  const replay = `${replayPath === undefined ? '' : `FC_REPLAY_PATH="${replayPath}" `}FC_SEED=${details.seed} FC_PATH="${details.counterexamplePath}" npx playwright test ${location}`;
   const summary = propertyFailure({
     numRuns: details.numRuns,
     numShrinks: details.numShrinks,
