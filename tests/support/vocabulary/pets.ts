@@ -222,10 +222,10 @@ export class Pets {
     const missing = wanted.filter((pet) => !shown.has(pet.id)).slice(0, lookedFor);
     if (missing.length === 0) return;
     const count = listed.length;
-    // The same list at another limit: a list that holds all the target shows holds min(m, count)
-    // at limit m; another number means the count follows the limit wrongly. Without limit, the
-    // default's own value is asked for explicitly.
-    const other = query.limit === undefined ? limit : limit > 1 ? limit - 1 : 2;
+    // The same list at a limit one less (limit=1: 2): a list that holds all the target shows
+    // holds min(m, count) pets at limit m; another number means the count follows the limit
+    // wrongly (off by one, a wrong default).
+    const other = limit > 1 ? limit - 1 : 2;
     const [again, ...reads] = await together([
       this.api.listPets({ status: query.status, limit: other }),
       ...(getPetMayBeGone ? [] : missing.map((pet) => this.api.getPet(pet.id))),
