@@ -13,7 +13,11 @@
  *   its status PETSTATUS-ENUM; a list that is not an array: LIST-200-PETS;
  * - a created pet's name or status not as sent: CREATE-ECHO in the 201 answer, CREATE-PERSIST
  *   when read back (unless the 201 answer showed the same already); a categoryId not as sent,
- *   anywhere: NEWPET-CATEGORYID-INT64.
+ *   anywhere: NEWPET-CATEGORYID-INT64;
+ * - a list shorter than its limit that leaves out a pet it should show, once the target was asked
+ *   why (pets.ts, shortfall): CREATE-PERSIST when the pet is gone, the limit rule when the same
+ *   list at limit-1 holds another count, LIST-STATUS-FILTER when status=X&limit=1 finds none,
+ *   else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked, not failed.
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ApiResponse, Operation, Pet } from '../http/client.ts';
