@@ -262,6 +262,8 @@ export const settings = {
   /** fast-check: the seed of the run, the path of a counterexample to replay, runs per property. */
   fcSeed: Number(env.FC_SEED),
   fcPath: env.FC_PATH || undefined,
+  /** A sequence of commands (fc.commands) replays with its replay path too. */
+  fcReplayPath: env.FC_REPLAY_PATH || undefined,
   fcRuns: intSetting('FC_RUNS', 20, 1),
 };
 

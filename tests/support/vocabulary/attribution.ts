@@ -17,7 +17,11 @@
  * - a valid NewPet refused: the requirement of the one value that makes the difference (the same
  *   NewPet with that value made ordinary is added, `refusalOf` in pets.ts): its categoryId
  *   NEWPET-CATEGORYID-INT64, its name CREATE-201-PET, its status PETSTATUS-ENUM, no status
- *   NEWPET-STATUS-OPTIONAL; none alone: CREATE-201-PET.
+ *   NEWPET-STATUS-OPTIONAL; none alone: CREATE-201-PET;
+ * - a list shorter than its limit that leaves out a pet it should show, once the target was asked
+ *   why (pets.ts, shortfall): CREATE-PERSIST when the pet is gone, the limit rule when the same
+ *   list at limit-1 holds another count, LIST-STATUS-FILTER when status=X&limit=1 finds none,
+ *   else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked, not failed.
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ApiResponse, Operation, Pet } from '../http/client.ts';

@@ -5,13 +5,14 @@
  * for requests sent side by side, and the names of the interface (`PetStatus`, `NewPet`, `Pet`).
  */
 export { test, expect } from './fixtures.ts';
-export { type Pets } from './pets.ts';
+export { type Pets, type Shortfall } from './pets.ts';
 export { because, isErrorAnswer, verify } from './matchers.ts';
 export { inconclusive, notRun } from './verdicts.ts';
 export { type KnownPet, beyondDoubleRange, petIn, petsIn } from './attribution.ts';
 export { req, propertyOf, advisoryOf, section } from './tags.ts';
 export * as generate from './generators.ts';
 export { fc } from './fast-check.ts';
+export type { Arbitrary, AsyncCommand } from 'fast-check';
 export { checkProperty } from './property.ts';
 export { together } from './together.ts';
 export {

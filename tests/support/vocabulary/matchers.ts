@@ -29,6 +29,7 @@ import {
   storedProblems,
 } from './attribution.ts';
 import { knownPets, remember } from './known-pets.ts';
+import type { Shortfall } from './pets.ts';
 import { type MatcherResult, primaryRequirement, settle } from './verdicts.ts';
 
 export type { ExpectedStatus } from './attribution.ts';
@@ -114,11 +115,44 @@ export interface ListExpectation extends CheckOptions {
   /** Only pets of this status (LIST-STATUS-FILTER). */
   status?: string;
   /** These pets must be listed while the list is shorter than `limit` (LIST-COMPLETE). */
-  including?: readonly KnownPet[];
+  including?: readonly { id: bigint }[];
   /** The limit asked for: a list this long may leave pets out. */
   limit?: number;
   /** Of `including`, those getPet cannot find either: not kept (CREATE-PERSIST), not left out. */
   lost?: ReadonlySet<bigint>;
+  /**
+   * Why a short list leaves pets out, as the target answered (pets.shortfall): pets it lost are
+   * CREATE-PERSIST's, pets it leaves out its cause's; a count short only of pets that exist and
+   * that the target lists is the check's own.
+   */
+  shortfall?: Shortfall;
+}
+
+const idList = (ids: ReadonlySet<bigint>) => [...ids].join(', ');
+
+/** A list with fewer pets than `exactly`: its own failure, unless the pets it lacks are gone or left out. */
+function countProblems(count: number, expected: ListExpectation, own: RequirementId): Problem[] {
+  const text = `${count} pets listed, not exactly ${expected.exactly}`;
+  const short = count < expected.exactly! ? expected.shortfall : undefined;
+  if (short && short.lost.size > 0) {
+    return [
+      {
+        requirement: 'CREATE-PERSIST',
+        text: `${text}: getPet no longer finds pet ${idList(short.lost)}, answered 201 before: the store holds fewer pets than the count needs`,
+        blocks: true,
+      },
+    ];
+  }
+  if (short && short.cause !== 'count' && short.found.size > 0) {
+    return [
+      {
+        requirement: short.leftOut,
+        text: `${text}, leaving out pet ${idList(short.found)}, which exists: ${short.why}`,
+        blocks: true,
+      },
+    ];
+  }
+  return [{ requirement: own, text }];
 }
 
 /**
@@ -141,10 +175,7 @@ function listProblems(response: ApiResponse, expected: ListExpectation, own: Req
   const items = body.items;
   if (!items) return problems;
   if (expected.exactly !== undefined && items.length !== expected.exactly) {
-    problems.push({
-      requirement: own,
-      text: `${items.length} pets listed, not exactly ${expected.exactly}`,
-    });
+    problems.push(...countProblems(items.length, expected, own));
   }
   if (expected.atMost !== undefined && items.length > expected.atMost) {
     problems.push({
@@ -175,15 +206,16 @@ function listProblems(response: ApiResponse, expected: ListExpectation, own: Req
       );
       for (const wanted of expected.including) {
         if (listed.has(wanted.id)) continue;
+        const short = expected.shortfall;
         problems.push(
-          expected.lost?.has(wanted.id)
+          expected.lost?.has(wanted.id) || short?.lost.has(wanted.id)
             ? {
                 requirement: 'CREATE-PERSIST',
-                text: `pet ${wanted.id} (created just before, 201) is neither listed nor found by getPet: it was not kept`,
+                text: `pet ${wanted.id} (answered 201 or listed before) is neither listed nor found by getPet: it was not kept`,
               }
             : {
-                requirement: 'LIST-COMPLETE',
-                text: `pet ${wanted.id} (created just before) is missing, though the list holds fewer than ${limit} pets`,
+                requirement: short?.leftOut ?? 'LIST-COMPLETE',
+                text: `pet ${wanted.id} is missing, though the list holds fewer than ${limit} pets${short ? `: ${short.why}` : ''}`,
               },
         );
       }

@@ -20,7 +20,9 @@ import {
 import { petNamePrefix } from '../setup/settings.ts';
 import { checkFailure } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
+import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { type KnownPet, type RefusalCause, isRefusal, petsIn } from './attribution.ts';
+import { knownPets } from './known-pets.ts';
 import { expect } from './matchers.ts';
 import { block } from './verdicts.ts';
 import { getPetMayBeGone } from './versioning.ts';
@@ -68,6 +70,37 @@ export function ownName(label: string): string {
   while (Buffer.byteLength(name) > ownNameBytes) name = name.slice(0, -1);
   return name;
 }
+
+/** A pet a list should show: its id and, when known, its status. */
+export interface WantedPet {
+  id: bigint;
+  status?: string;
+}
+
+/**
+ * Why a list shorter than its limit leaves out pets it should show, as the target itself answers
+ * when asked (shortfall): the count, the filter, or the contents, and which pets are gone.
+ */
+export interface Shortfall {
+  /**
+   * `count`: the same list at another limit holds another number of pets, so the limit rule is
+   * broken; `filter`: status=X&limit=1 finds none of X though one exists (LIST-STATUS-FILTER);
+   * `contents`: the list holds all the target shows, and leaves the pets out (LIST-COMPLETE), or
+   * the store lost them (CREATE-PERSIST).
+   */
+  cause: 'count' | 'filter' | 'contents';
+  /** The requirement the pets left out (that exist) are charged to. */
+  leftOut: RequirementId;
+  /** What the target answered that decided it. */
+  why: string;
+  /** Of the missing pets, those getPet does not find: the store no longer has them. */
+  lost: ReadonlySet<bigint>;
+  /** Of the missing pets, those found (getPet, or the list of their status): left out. */
+  found: ReadonlySet<bigint>;
+}
+
+/** At most this many missing pets are looked for, one getPet each. */
+const lookedFor = 5;
 
 export class Pets {
   constructor(
@@ -240,6 +273,85 @@ export class Pets {
         .filter((_, index) => reads[index]!.failure === undefined && reads[index]!.status === 404)
         .map((pet) => pet.id),
     );
+  }
+
+  /**
+   * When a list is shorter than its limit and leaves out pets it should show (by default every
+   * pet this worker created that matches its filter), asks the target why before anyone is
+   * charged: whether the missing pets still exist (getPet, or the list of their status), whether
+   * the same list at another limit holds another count, and for a status filter whether limit=1
+   * finds one. Undefined when the list is not short, or leaves out none of those pets. Sends
+   * requests only then: a conformant target never pays for it.
+   */
+  async shortfall(
+    list: ApiResponse,
+    query: { limit?: number; status?: string },
+    wanted: readonly WantedPet[] = [...knownPets.values()].filter(
+      (pet) => query.status === undefined || pet.status === query.status,
+    ),
+  ): Promise<Shortfall | undefined> {
+    const listed = petsIn(list);
+    const limit = query.limit ?? 20;
+    if (list.status !== 200 || !Array.isArray(list.json) || listed.length >= limit) return;
+    const shown = new Set(listed.map((pet) => pet.id));
+    const missing = wanted.filter((pet) => !shown.has(pet.id)).slice(0, lookedFor);
+    if (missing.length === 0) return;
+    const count = listed.length;
+    // The same list at a limit one less (limit=1: 2): a list that holds all the target shows
+    // holds min(m, count) pets at limit m; another number means the count follows the limit
+    // wrongly (off by one, a wrong default).
+    const other = limit > 1 ? limit - 1 : 2;
+    const [again, ...reads] = await together([
+      this.api.listPets({ status: query.status, limit: other }),
+      ...(getPetMayBeGone ? [] : missing.map((pet) => this.api.getPet(pet.id))),
+    ]);
+    const lost = new Set<bigint>();
+    const found = new Set<bigint>();
+    reads.forEach((read, index) => {
+      if (read.failure !== undefined) return;
+      if (read.status === 404) lost.add(missing[index]!.id);
+      else if (read.status === 200) found.add(missing[index]!.id);
+    });
+    if (getPetMayBeGone) {
+      // getPet may be gone: the list of each missing pet's status says whether it exists.
+      const statuses = [...new Set(missing.flatMap((pet) => (pet.status ? [pet.status] : [])))];
+      const byStatus = await together(
+        statuses.map((status) => this.api.listPets({ status, limit: 100 })),
+      );
+      const seen = new Set(byStatus.flatMap((answer) => petsIn(answer).map((pet) => pet.id)));
+      for (const pet of missing) if (seen.has(pet.id)) found.add(pet.id);
+    }
+    const limitRule: RequirementId =
+      query.limit === undefined ? 'LIST-LIMIT-DEFAULT' : 'LIST-LIMIT-EXACT';
+    const counted = Array.isArray(again!.json) ? petsIn(again!).length : undefined;
+    if (counted !== undefined && counted !== Math.min(other, count)) {
+      return {
+        cause: 'count',
+        leftOut: limitRule,
+        why: `the same list with limit=${other} holds ${counted} pets, not ${Math.min(other, count)}: the count does not follow the limit`,
+        lost,
+        found,
+      };
+    }
+    if (query.status !== undefined && found.size > 0) {
+      const one = await this.api.listPets({ status: query.status, limit: 1 });
+      if (one.status === 200 && Array.isArray(one.json) && petsIn(one).length === 0) {
+        return {
+          cause: 'filter',
+          leftOut: 'LIST-STATUS-FILTER',
+          why: `status=${query.status}&limit=1 finds no pet, though pet ${[...found][0]} of that status exists: the filter is not applied before the limit`,
+          lost,
+          found,
+        };
+      }
+    }
+    return {
+      cause: 'contents',
+      leftOut: 'LIST-COMPLETE',
+      why: `the same list with limit=${other} holds ${counted ?? 'no list of'} pets: the list holds all the target shows, and leaves out pets that exist`,
+      lost,
+      found,
+    };
   }
 
   /**

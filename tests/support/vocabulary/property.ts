@@ -34,8 +34,11 @@ import { together } from './together.ts';
 import { inconclusive, ownRequirements, primaryRequirement } from './verdicts.ts';
 
 export interface PropertyOptions {
-  /** Runs: FC_RUNS, or half of it for a property whose domain the examples already bound. */
-  runs?: 'all' | 'half';
+  /**
+   * Runs: FC_RUNS, or half of it for a property whose domain the examples already bound, or a
+   * number of its own (a property whose every run is a sequence of requests).
+   */
+  runs?: 'all' | 'half' | number;
   /**
    * Time for the runs in ms (default 30 s, or half the test timeout when that is shorter): a
    * property cut short by it is inconclusive.
@@ -49,7 +52,11 @@ export interface PropertyOptions {
 }
 
 const runsOf = (options: PropertyOptions) =>
-  options.runs === 'half' ? Math.ceil(settings.fcRuns / 2) : settings.fcRuns;
+  typeof options.runs === 'number'
+    ? options.runs
+    : options.runs === 'half'
+      ? Math.ceil(settings.fcRuns / 2)
+      : settings.fcRuns;
 
 /** A property whose requests are sent apart from its checks, so that runs go together. */
 export interface SentTogether<T, A> {
@@ -179,8 +186,11 @@ export async function checkProperty<T, A = never>(
   }
 
   const location = `${relative(process.cwd(), info.file)}:${info.line}`;
-  const replay = `FC_SEED=${details.seed} FC_PATH="${details.counterexamplePath}" npx playwright test ${location}`;
   const counterexample = fc.stringify(details.counterexample);
+  // A sequence of commands (fc.commands) shrinks by which of its commands ran: fast-check replays
+  // it only with that record too, which it prints in the counterexample.
+  const replayPath = /\/\*replayPath="([^"]*)"\*\//.exec(counterexample)?.[1];
+  const replay = `${replayPath === undefined ? '' : `FC_REPLAY_PATH="${replayPath}" `}FC_SEED=${details.seed} FC_PATH="${details.counterexamplePath}" npx playwright test ${location}`;
   const summary = propertyFailure({
     numRuns: details.numRuns,
     numShrinks: details.numShrinks,

@@ -131,6 +131,31 @@ export const listPetsFaults: Variant[] = [
     },
   },
   {
+    name: 'list-unfiltered-hides-sold',
+    kind: 'fault',
+    breaks: 'LIST-COMPLETE',
+    description:
+      'A storefront default: a list without a status filter leaves out sold pets (status=sold lists them, getPet finds them). The store starts empty, so its lists are short of their limit.',
+    settings: { seedPets: 0 },
+    apply(s) {
+      const selectPets = s.selectPets;
+      s.selectPets = ({ limit, status }) =>
+        status === undefined
+          ? s.store
+              .all()
+              .filter((pet) => pet.status !== 'sold')
+              .slice(0, limit)
+          : selectPets({ limit, status });
+    },
+    // Seeded statuses: available, pending, sold, none, available, pending, sold, none.
+    probeSeedPets: 8,
+    probe: async (t) => {
+      assert.deepEqual(each(await t.get('/pets'), 'id'), [1n, 2n, 4n, 5n, 6n, 8n]);
+      assert.deepEqual(each(await t.get('/pets?status=sold'), 'id'), [3n, 7n]);
+      assert.equal(field(await t.get('/pets/3'), 'status'), 'sold');
+    },
+  },
+  {
     name: 'list-duplicates',
     kind: 'fault',
     breaks: 'LIST-NO-DUPLICATES',

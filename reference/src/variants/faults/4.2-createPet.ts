@@ -1,9 +1,10 @@
 // Section 4.2, Add an animal (createPet): faults in the 201 answer, persistence and the 400
 // validation of the body.
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonNumber, isJsonObject, parseJson } from '../../json.ts';
-import { ok, refuse, type Reply } from '../../service.ts';
-import { isPetStatus, type PetStatus } from '../../store.ts';
+import { ok, refuse, type Reply, type Service } from '../../service.ts';
+import { isPetStatus, type Pet, type PetStatus } from '../../store.ts';
 import {
   afterOperation,
   afterValidation,
@@ -12,7 +13,16 @@ import {
   without,
 } from '../helpers.ts';
 import { firstValue, json5AsJson, withReplacementCharacters } from '../lenient-json.ts';
-import { INT64_MAX, INT64_MIN, assertError, each, field, statusOf, valid } from '../probe.ts';
+import {
+  INT64_MAX,
+  INT64_MIN,
+  assertError,
+  count,
+  each,
+  field,
+  statusOf,
+  valid,
+} from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 const HTML_ENTITIES: Record<string, string> = {
@@ -27,6 +37,18 @@ const INNER_WHITESPACE = /(?<=\S)\s+(?=\S)/g;
 
 /** The NewPet fields, which Go's encoding/json fills from keys that differ only in case. */
 const NEWPET_FIELDS = ['name', 'categoryId', 'status'];
+
+/** How many pets the capped cache keeps (store-capped-newest-60). */
+const CACHE_CAP = 60;
+/** The round trip between reading the store file and writing it back (create-overlapping-writes-lost). */
+const WRITE_WINDOW_MS = 5;
+
+/** Lists and getPet served from `pets()`, the variant's own table, oldest first. */
+function servedFrom(s: Service, pets: () => readonly Pet[]): void {
+  s.findPet = (id) => pets().find((pet) => pet.id === id);
+  s.selectPets = ({ limit, status }) =>
+    (status === undefined ? pets() : pets().filter((pet) => pet.status === status)).slice(0, limit);
+}
 
 /** A 201 reply whose body went through edit (other replies unchanged). */
 const editCreated =
@@ -98,6 +120,65 @@ export const createPetFaults: Variant[] = [
     probe: async (t) => {
       assert.equal(await statusOf(t.post(valid)), 201);
       assertError(await t.get('/pets/1'), 404);
+    },
+  },
+  {
+    name: 'store-capped-newest-60',
+    kind: 'fault',
+    breaks: 'CREATE-PERSIST',
+    description:
+      'A cache that keeps only the newest 60 pets: each pet saved beyond that silently evicts the oldest, after its 201 (getPet then answers 404, lists leave it out).',
+    apply(s) {
+      const pets: Pet[] = [];
+      s.savePet = (pet) => {
+        pets.push(pet);
+        if (pets.length > CACHE_CAP) pets.shift();
+      };
+      servedFrom(s, () => pets);
+    },
+    probeSeedPets: 60,
+    probe: async (t) => {
+      assert.equal(await statusOf(t.post(valid)), 201);
+      assertError(await t.get('/pets/1'), 404);
+      assert.equal(field(await t.get('/pets/2'), 'id'), 2n);
+      assert.deepEqual(each(await t.get('/pets?limit=100'), 'id').length, 60);
+    },
+  },
+  {
+    name: 'create-overlapping-writes-lost',
+    kind: 'fault',
+    breaks: 'CREATE-PERSIST',
+    description:
+      'The store is a file each create reads, appends its pet to, and writes back whole after a 5 ms round trip: of two creates in flight at once, both answered 201, the last writer wins and the other pet is lost.',
+    apply(s) {
+      let file: readonly Pet[] = [];
+      // Seeds and other clients write directly, one at a time.
+      s.savePet = (pet) => {
+        file = [...file, pet];
+      };
+      servedFrom(s, () => file);
+      s.addPet = async (newPet) => {
+        const read = file;
+        const pet: Pet = { id: await s.nextId(), ...newPet };
+        await sleep(WRITE_WINDOW_MS);
+        file = [...read, pet];
+        return {
+          status: 201,
+          headers: { location: `${s.config.basePath}/pets/${pet.id}` },
+          json: s.renderPet(pet),
+        };
+      };
+    },
+    probe: async (t) => {
+      const [first, second] = await Promise.all([
+        t.create({ name: 'a', categoryId: 1 }),
+        t.create({ name: 'b', categoryId: 2 }),
+      ]);
+      assert.deepEqual([first!.status, second!.status], [201, 201]);
+      const reads = await Promise.all([t.get('/pets/1'), t.get('/pets/2')]);
+      assert.deepEqual(reads.map((read) => read.status).sort(), [200, 404]);
+      assert.equal(await statusOf(t.post(valid)), 201);
+      assert.equal(count(await t.get('/pets')), 2);
     },
   },
   {
