@@ -33,6 +33,7 @@ export const suiteVariables = [
   'CONFORMANCE_TEST_TIMEOUT_MS',
   'CONFORMANCE_WORKERS',
   'FC_PATH',
+  'FC_REPLAY_PATH',
   'FC_RUNS',
   'FC_SEED',
   'REFERENCE_PORT',
