@@ -10,6 +10,7 @@ export { because, isErrorAnswer, verify } from './matchers.ts';
 export { inconclusive, notRun } from './verdicts.ts';
 export { type KnownPet, beyondDoubleRange, petIn, petsIn } from './attribution.ts';
 export { req, propertyOf, advisoryOf, section } from './tags.ts';
+export type { RequirementId } from '../../../requirements/catalogue.ts';
 export * as generate from './generators.ts';
 export { fc } from './fast-check.ts';
 export type { Arbitrary, AsyncCommand } from 'fast-check';

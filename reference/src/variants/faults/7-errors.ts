@@ -1,8 +1,9 @@
 // Section 7, Errors: faults in the Error body (its shape and its status field).
 import assert from 'node:assert/strict';
 import { isJsonObject } from '../../json.ts';
-import { afterOperation, everyReply, without } from '../helpers.ts';
-import { assertError, field, valid } from '../probe.ts';
+import { refuse } from '../../service.ts';
+import { afterOperation, afterValidation, everyReply, without } from '../helpers.ts';
+import { assertError, field, statusOf, valid } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 const NOT_FOUND_PAGE =
@@ -118,5 +119,23 @@ export const errorFaults: Variant[] = [
       s.renderError = (_status, code, message) => renderError(400, code, message);
     },
     probe: async (t) => assert.equal(field(await t.get('/pets', {}), 'status'), 400n),
+  },
+  {
+    name: 'create-long-name-500',
+    kind: 'fault',
+    breaks: 'NO-5XX',
+    description:
+      'A name longer than 1,000 characters overflows a database column, and the error surfaces as a 500.',
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        newPet.name.length > 1000
+          ? refuse(s.errorReply(500, 'internal_error', 'value too long for column "name"'))
+          : newPet,
+      );
+    },
+    probe: async (t) => {
+      assertError(await t.create({ name: 'n'.repeat(1001), categoryId: 1 }), 500);
+      assert.equal(await statusOf(t.create({ name: 'n'.repeat(1000), categoryId: 1 })), 201);
+    },
   },
 ];
