@@ -32,9 +32,11 @@ import {
   checkProperty,
   fc,
   generate,
+  getPetGoneReason,
   getPetMayBeGone,
   inconclusive,
   notRun,
+  petIn,
   petsIn,
   propertyOf,
   settings,
@@ -199,10 +201,15 @@ class GetUnknown implements Command {
       verify(read).toAnswerError(404, { as: 'GET-404-UNKNOWN' });
       return;
     }
-    // Another client's pet may hold any id: a 200 must be that very pet.
+    // Another client's pet may hold any id: a 200 must be that very pet. A 200 without a Pet
+    // answers an id no pet has, where 404 was due.
     verify(read).toAnswer(200, { as: 'GET-200-PET' });
-    const shown = read.pet().id;
-    if (shown !== this.id) violated('GET-200-PET', `getPet of ${this.id} answered pet ${shown}`);
+    const shown = petIn(read)?.id;
+    if (shown === undefined) {
+      violated('GET-404-UNKNOWN', `getPet of ${this.id} answered 200 without a Pet, not 404`);
+    } else if (shown !== this.id) {
+      violated('GET-200-PET', `getPet of ${this.id} answered pet ${shown}`);
+    }
   }
   toString = () => `getPet(${this.id}, an id no pet of this sequence has)`;
 }
@@ -365,6 +372,8 @@ test.describe('§4 Endpoints: sequences of listPets, createPet and getPet', () =
     'property: creates in flight at once each keep their pet, under an id of its own, read back by id',
     propertyOf('CREATE-PERSIST', 'PET-ID-UNIQUE', 'CREATE-ECHO', 'GET-404-UNKNOWN'),
     async ({ api, pets }) => {
+      // After getPet's announced removal no getPet is sent: its requirement is left unchecked.
+      if (getPetMayBeGone) notRun('GET-404-UNKNOWN', getPetGoneReason);
       await checkSequences(api, pets, ({ opening, create, getPet, getUnknown }) => ({
         first: opening(2),
         then: [...create(2), ...create(), getPet('own'), getUnknown()],
@@ -376,6 +385,8 @@ test.describe('§4 Endpoints: sequences of listPets, createPet and getPet', () =
     'property: lists at several limits and filters, and reads of listed pets, agree with what the store held before',
     propertyOf('LIST-COMPLETE', 'LIST-STATUS-FILTER', 'CREATE-PERSIST', 'GET-404-UNKNOWN'),
     async ({ api, pets }) => {
+      // After getPet's announced removal no getPet is sent: its requirement is left unchecked.
+      if (getPetMayBeGone) notRun('GET-404-UNKNOWN', getPetGoneReason);
       await checkSequences(api, pets, ({ list, create, getPet, getUnknown }) => ({
         first: list(),
         then: [...create(), list(), getPet('listed'), getUnknown()],
