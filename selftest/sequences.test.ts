@@ -17,7 +17,7 @@ import { findVariant } from '../reference/src/variants/index.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
 import { runPlaywright, spawnPlaywright } from './support/playwright.ts';
 
-const apiKey = 'sequences-key-3b9e';
+const apiKey = 'sqk-3b9e61d0';
 const seed = '20261121';
 const spec = 'tests/sequences.spec.ts';
 
