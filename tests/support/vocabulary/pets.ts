@@ -301,10 +301,14 @@ export class Pets {
     // holds min(m, count) pets at limit m; another number means the count follows the limit
     // wrongly (off by one, a wrong default).
     const other = limit > 1 ? limit - 1 : 2;
+    // A filtered list: also the unfiltered one at the same limit (it goes last, not read by id).
+    const whole = query.status === undefined ? [] : [this.api.listPets({ limit: query.limit })];
     const [again, ...reads] = await together([
       this.api.listPets({ status: query.status, limit: other }),
       ...(getPetMayBeGone ? [] : missing.map((pet) => this.api.getPet(pet.id))),
+      ...whole,
     ]);
+    const page = whole.length > 0 ? reads.pop()! : undefined;
     const lost = new Set<bigint>();
     const found = new Set<bigint>();
     reads.forEach((read, index) => {
@@ -320,6 +324,25 @@ export class Pets {
       );
       const seen = new Set(byStatus.flatMap((answer) => petsIn(answer).map((pet) => pet.id)));
       for (const pet of missing) if (seen.has(pet.id)) found.add(pet.id);
+    }
+    // Exactly the pets of that status among the first `limit` of the unfiltered list, a full
+    // page, while one of that status exists elsewhere: the filter is applied after the limit (a
+    // limit rule broken as well would leave the page short or long, not full).
+    const firsts = page?.status === 200 && Array.isArray(page.json) ? petsIn(page) : [];
+    const ofStatus = firsts.filter((pet) => pet.status === query.status);
+    if (
+      found.size > 0 &&
+      firsts.length === limit &&
+      ofStatus.length === count &&
+      ofStatus.every((pet) => shown.has(pet.id))
+    ) {
+      return {
+        cause: 'filter',
+        leftOut: 'LIST-STATUS-FILTER',
+        why: `status=${query.status} lists exactly the ${query.status} pets among the first ${limit} of the unfiltered list, though pet ${[...found][0]} of that status exists: the filter is not applied before the limit`,
+        lost,
+        found,
+      };
     }
     const limitRule: RequirementId =
       query.limit === undefined ? 'LIST-LIMIT-DEFAULT' : 'LIST-LIMIT-EXACT';
