@@ -313,7 +313,7 @@ async function startTargets(): Promise<Target[]> {
 
 test(
   'the suite passes every conformant target, fails each fault by its own requirement, and names it sharply',
-  { timeout: 400_000 },
+  { timeout: 960_000 },
   async () => {
     const started = Date.now();
     // This self-test is throughput: 87 runs' worth of CPU, on every core, for minutes. The runner
@@ -367,7 +367,9 @@ test(
           CONFORMANCE_WORKERS: process.env.SELFTEST_WORKERS ?? '4',
           CI: '1',
         },
-        380_000,
+        // Alone on this 2-core machine the run takes about 300 s; beside the other self-test files
+        // (scripts/selftest.ts runs two at once) it has gone past 380 s. The bound stops a hung run.
+        900_000,
       );
       // CONFORMANCE_REPORTS=none: the summaries only, none of Playwright's reports.
       const written = ['html', 'results.json', 'junit.xml'].filter((file) =>
