@@ -256,8 +256,11 @@ function transcript(answers: readonly ApiResponse[]): string {
     .join('\n');
 }
 
-/** Sequences per test: a few short ones, so that tests side by side share the work. */
-const runs = Math.max(2, Math.ceil(settings.fcRuns / 8));
+/**
+ * Sequences per test: a few short ones, so that tests side by side share the work; two at the
+ * default FC_RUNS, so that a run's requests stay within a quarter more than before the property.
+ */
+const runs = Math.max(2, Math.ceil(settings.fcRuns / 10));
 /** Commands between the opening list and the audit. */
 const maxCommands = 3;
 /** Requests one test may send, shrinking a counterexample included. */
