@@ -8,10 +8,15 @@
  * - `gzip-bomb`: 1 MB of gzip that inflates to 1 GiB of spaces;
  * - `endless`: a chunked body that never ends, written as fast as the socket takes it;
  * - `nested`: 200,000 nested arrays (`[[[…]]]`), valid JSON of 400 kB.
+ *
+ * The same behaviours are served over https, at https://127.0.0.1:<port2>/<behaviour>/v1, with a
+ * self-signed certificate made for the occasion (`cert`: a run trusts it with NODE_EXTRA_CA_CERTS).
  */
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { selfSignedCertificate } from '../../tests/support/http/certificate.ts';
 
 type Respond = (res: ServerResponse) => void;
 
@@ -48,13 +53,15 @@ const behaviours: Record<string, Respond> = {
 export const memoryBehaviours = Object.keys(behaviours);
 
 export interface MemoryTarget {
-  /** The base address of a behaviour. */
-  baseUrl(behaviour: string): string;
+  /** The base address of a behaviour, over http or https. */
+  baseUrl(behaviour: string, scheme?: 'http' | 'https'): string;
+  /** The https server's certificate (PEM), its own CA. */
+  cert: string;
   close(): Promise<void>;
 }
 
 export async function startMemoryTarget(): Promise<MemoryTarget> {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     const match = /^\/([a-z-]+)\/v1(\/.*)$/.exec(req.url ?? '');
     const name = match?.[1] ?? '';
     const respond = behaviours[name.replace(/^after-preflight-/, '')];
@@ -66,14 +73,24 @@ export async function startMemoryTarget(): Promise<MemoryTarget> {
     } else {
       respond(res);
     }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  };
+  const credentials = selfSignedCertificate('127.0.0.1', ['127.0.0.1']);
+  const servers = { http: createServer(route), https: createTlsServer(credentials, route) };
+  const ports = { http: 0, https: 0 };
+  for (const scheme of ['http', 'https'] as const) {
+    const server = servers[scheme];
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    ports[scheme] = (server.address() as AddressInfo).port;
+  }
   return {
-    baseUrl: (behaviour) => `http://127.0.0.1:${port}/${behaviour}/v1`,
+    baseUrl: (behaviour, scheme = 'http') =>
+      `${scheme}://127.0.0.1:${ports[scheme]}/${behaviour}/v1`,
+    cert: credentials.cert,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const server of Object.values(servers)) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     },
   };
 }

@@ -6,22 +6,31 @@
  * passes, raw and decoded, and cuts the connection when either grows past the limit; the client
  * then asks the guard why its request failed (`cutOf`) and fails the check with the limit named.
  *
- * Playwright reaches every target through the proxy with CONNECT, one tunnel a request. The bytes
- * are forwarded as they come, unchanged, in both directions; the guard only watches them:
- * - plain http: each answer's head is read (status, framing, Content-Encoding) and its body
- *   counted as sent and as decoded, with the decoder Playwright uses. A piece of a compressed
- *   body is forwarded once it is decoded and counted, so Playwright never receives the piece that
- *   would inflate past the limit.
- * - https (TLS in the tunnel): the bytes of the target's turn, from the request to the next one,
- *   are counted, with room for the head and TLS framing; decoded bytes cannot be seen here.
+ * Playwright reaches every target through the proxy with CONNECT, one tunnel a request. Over
+ * https the guard ends TLS on both sides (tls-interception.ts: it verifies the target's
+ * certificate as Playwright would), so that it reads every answer as plaintext. The bytes are
+ * forwarded as they come, unchanged, in both directions; the guard only watches them: each
+ * answer's head is read (status, framing, Content-Encoding) and its body counted as sent and as
+ * decoded, with the decoder Playwright uses. A piece of a compressed body is forwarded once it is
+ * decoded and counted, so Playwright never receives the piece that would inflate past the limit.
+ * Bytes that are not HTTP/1.1 (an upgrade, a head too long) are counted as they come, a turn
+ * (from a request to the next) at a time.
  */
 import type { APIRequestContext } from '@playwright/test';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
+import type tls from 'node:tls';
 import zlib from 'node:zlib';
+import {
+  type Sessions,
+  guardSecureContext,
+  guardSide,
+  opensTls,
+  targetSide,
+} from './tls-interception.ts';
 
-/** Bytes of a turn beyond the limit allowed for the answer's head and the framing around it. */
+/** Bytes of a turn beyond the limit allowed for the answer's head, when it cannot be read. */
 export const headRoom = 64 * 1024;
 /** A head longer than this is not parsed (Node's own client refuses one beyond 16 KiB). */
 const maxHead = 64 * 1024;
@@ -59,7 +68,15 @@ interface Sent {
   path: string;
 }
 
-export async function startResponseGuard(maxBytes: number): Promise<ResponseGuard> {
+export interface GuardOptions {
+  /** Accept any certificate of an https target (CONFORMANCE_INSECURE_TLS=1). */
+  insecureTls: boolean;
+}
+
+export async function startResponseGuard(
+  maxBytes: number,
+  options: GuardOptions,
+): Promise<ResponseGuard> {
   // Cuts by request, each taken once (identical requests may be cut side by side); the last
   // connection error by host, until a connection there succeeds.
   const cuts = new Map<string, string[]>();
@@ -77,6 +94,8 @@ export async function startResponseGuard(maxBytes: number): Promise<ResponseGuar
     return why;
   };
   const sockets = new Set<net.Socket>();
+  const sessions: Sessions = new Map();
+  let secureContext: tls.SecureContext | undefined;
   const server = http.createServer((_request, response) => {
     // Only tunnels are served: Playwright sends every request through CONNECT.
     response.writeHead(501).end();
@@ -86,53 +105,86 @@ export async function startResponseGuard(maxBytes: number): Promise<ResponseGuar
     const separator = authority.lastIndexOf(':');
     const host = authority.slice(0, separator).replace(/^\[(.*)\]$/, '$1');
     const port = Number(authority.slice(separator + 1));
-    const upstream = net.connect({ host, port, noDelay: true });
+    const tcp = net.connect({ host, port, noDelay: true });
     client.setNoDelay(true);
-    let connected = false;
-    for (const socket of [client, upstream]) {
+    const track = (socket: net.Socket) => {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
-    }
-    // A side that fails is passed on as it came: a refused connection is kept for the client to
-    // explain (connectErrorOf), a reset is passed on as a reset.
-    upstream.on('error', (error) => {
-      if (!connected) connectErrors.set(authority, error.message);
-      if (!client.destroyed) client.resetAndDestroy();
-    });
-    client.on('error', () => upstream.destroy());
-    client.on('close', () => upstream.destroy());
-    const tunnel = new Tunnel(maxBytes, (path, method, why) => {
-      record(cutKey(method, authority, path), why);
-      client.destroy();
-      upstream.destroy();
-    });
-    upstream.on('connect', () => {
-      connected = true;
+    };
+    track(client);
+    track(tcp);
+    // A side that fails is passed on as it came: a connection that could not be made (refused,
+    // or over https a certificate not trusted) is kept for the client to explain (connectErrorOf),
+    // a reset is passed on as a reset.
+    let reached = false;
+    let failed = false;
+    /** Over https the target is reached once its TLS handshake is done, not its TCP connection. */
+    let intercepted = false;
+    const reach = () => {
+      reached = true;
       connectErrors.delete(authority);
+    };
+    const fail = (error: Error) => {
+      if (!reached && !failed) connectErrors.set(authority, error.message);
+      failed = true;
+      if (!client.destroyed) client.resetAndDestroy();
+    };
+    tcp.on('error', fail);
+    tcp.on('connect', () => {
+      if (!intercepted) reach();
     });
+    client.on('error', () => tcp.destroy());
+    client.on('close', () => tcp.destroy());
     // The tunnel is open at once, without waiting for the target's connection (a round trip
-    // saved on every request); what the client sends meanwhile waits in the upstream socket.
+    // saved on every request); what the client sends meanwhile waits in the target's socket.
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length > 0) {
-      tunnel.fromClient(head);
-      upstream.write(head);
-    }
-    client.on('data', (chunk: Buffer) => {
-      tunnel.fromClient(chunk);
-      if (!upstream.write(chunk)) client.pause();
-    });
-    upstream.on('drain', () => client.resume());
-    client.on('end', () => upstream.end());
-    // The answer's bytes, one piece at a time: each is counted (and decoded) before it goes on.
-    upstream.on('data', (chunk: Buffer) => {
-      upstream.pause();
-      void tunnel.fromTarget(chunk).then((forward) => {
-        if (!forward || client.destroyed) return;
-        if (client.write(chunk)) upstream.resume();
-        else client.once('drain', () => upstream.resume());
+    // The first bytes say what the tunnel carries: a TLS handshake (https) or plain http.
+    const open = (first: Buffer) => {
+      client.pause();
+      client.unshift(first);
+      if (!opensTls(first)) {
+        relay(client, tcp);
+        return;
+      }
+      // https: TLS ends here on both sides, so that the answer is read as over plain http.
+      intercepted = true;
+      reached = false;
+      const secureClient = guardSide(client, (secureContext ??= guardSecureContext()));
+      const secureTarget = targetSide(tcp, host, authority, options.insecureTls, sessions);
+      track(secureClient);
+      track(secureTarget);
+      secureTarget.on('secureConnect', reach);
+      secureTarget.on('error', fail);
+      secureClient.on('error', () => secureTarget.destroy());
+      relay(secureClient, secureTarget);
+    };
+    if (head.length > 0) open(head);
+    else client.once('data', open);
+
+    /** The bytes of both sides, forwarded as they come; the target's are counted first. */
+    function relay(from: net.Socket, to: net.Socket) {
+      const tunnel = new Tunnel(maxBytes, (path, method, why) => {
+        record(cutKey(method, authority, path), why);
+        for (const socket of [from, to, client, tcp]) socket.destroy();
       });
-    });
-    upstream.on('end', () => void tunnel.settled.then(() => client.end()));
+      from.on('data', (chunk: Buffer) => {
+        tunnel.fromClient(chunk);
+        if (!to.write(chunk)) from.pause();
+      });
+      to.on('drain', () => from.resume());
+      from.on('end', () => to.end());
+      // The answer's bytes, one piece at a time: each is counted (and decoded) before it goes on.
+      to.on('data', (chunk: Buffer) => {
+        to.pause();
+        void tunnel.fromTarget(chunk).then((forward) => {
+          if (!forward || from.destroyed) return;
+          if (from.write(chunk)) to.resume();
+          else from.once('drain', () => to.resume());
+        });
+      });
+      to.on('end', () => void tunnel.settled.then(() => from.end()));
+      from.resume();
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -180,7 +232,7 @@ type Framing =
   | { kind: 'chunk-end'; left: number }
   | { kind: 'trailers'; line: string }
   | { kind: 'until-close' }
-  /** Bytes not understood as HTTP/1.1 (TLS, an upgrade, a head too long): the turn is counted. */
+  /** Bytes not understood as HTTP/1.1 (an upgrade, a head too long): the turn is counted. */
   | { kind: 'opaque' };
 
 /** One tunnel: the requests sent through it, and the answer being received. */
@@ -208,12 +260,6 @@ class Tunnel {
   fromClient(chunk: Buffer): void {
     this.turn = 0;
     if (this.clientOpaque) return;
-    // TLS: the first byte of a handshake record. Nothing in the tunnel can be read.
-    if (this.sent.length === 0 && this.request.length === 0 && chunk[0] === 0x16) {
-      this.clientOpaque = true;
-      this.framing = { kind: 'opaque' };
-      return;
-    }
     let rest = chunk;
     while (rest.length > 0) {
       if (this.requestBodyLeft > 0) {
@@ -256,7 +302,7 @@ class Tunnel {
           if (this.turn > this.maxBytes + headRoom) {
             return this.stop(
               `more than ${this.maxBytes + headRoom} bytes came back for one request ` +
-                '(the limit, with 64 KiB for the head and the encryption around it)',
+                '(the limit, with 64 KiB for the head)',
             );
           }
           return true;

@@ -87,9 +87,12 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   // A hostile target may echo the request, key included.
   const scrub = (text: string) => redact(text, [options.apiKey]);
   // Through a response guard, as every request of the run: a huge answer is cut as it comes.
-  const guard = await startResponseGuard(options.maxResponseBytes);
+  const guard = await startResponseGuard(options.maxResponseBytes, {
+    insecureTls: options.insecureTls,
+  });
   const context = await request.newContext({
-    ignoreHTTPSErrors: options.insecureTls,
+    // The certificate Playwright meets is the guard's own; the guard verifies the target's.
+    ignoreHTTPSErrors: true,
     proxy: { server: guard.server },
   });
   await warmUp(context, guard);

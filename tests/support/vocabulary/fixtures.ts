@@ -183,17 +183,21 @@ export const test = base.extend<
   advise: [async ({ target }, use) => use(new Advisor(target.strict)), { box: 'self' }],
 
   // The worker's request context, kept from test to test while nothing of a test could reach the
-  // next (no cookie set, the test passed: request-context.ts). The HTTPS setting is passed here:
-  // Playwright's browser-context options reach no request context of the suite (see `base`). It
-  // reaches the target through the worker's response guard, which cuts an answer growing past the
-  // limit (http/response-guard.ts).
+  // next (no cookie set, the test passed: request-context.ts). It reaches the target through the
+  // worker's response guard, which cuts an answer growing past the limit (http/response-guard.ts)
+  // and, over https, verifies the target's certificate: the HTTPS setting is passed to it here
+  // (Playwright's browser-context options reach no request context of the suite: see `base`).
   requestContext: [
     async ({ playwright }, use) => {
-      const guard = await startResponseGuard(settings.maxResponseBytes);
+      const guard = await startResponseGuard(settings.maxResponseBytes, {
+        insecureTls: settings.insecureTls,
+      });
       const shared = new WorkerRequestContext(
         async () => {
           const context = await playwright.request.newContext({
-            ignoreHTTPSErrors: settings.insecureTls,
+            // The certificate Playwright meets is the guard's own (it reads https answers to
+            // bound them); the guard verifies the target's, as strictly as Playwright would.
+            ignoreHTTPSErrors: true,
             proxy: { server: guard.server },
           });
           await warmUp(context, guard);
