@@ -25,7 +25,7 @@ import { startCountingProxy } from './support/counting-proxy.ts';
 import { leakForms, scanBytes } from './support/leak-scan.ts';
 import {
   type HostileTarget,
-  hasOpenssl,
+  type TlsTarget,
   startHostileTarget,
   startSelfSignedTarget,
 } from './support/hostile-targets.ts';
@@ -89,17 +89,22 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** The TLS cases need the openssl command, to make a certificate; they are skipped without it. */
-const openssl = hasOpenssl();
 let hostile: HostileTarget;
-let selfSigned: HostileTarget;
+let selfSigned: TlsTarget;
+/** A file holding the self-signed target's certificate, for NODE_EXTRA_CA_CERTS. */
+let caDir: string;
+let caFile: string;
 before(async () => {
   hostile = await startHostileTarget();
-  if (openssl) selfSigned = await startSelfSignedTarget();
+  selfSigned = await startSelfSignedTarget();
+  caDir = mkdtempSync(join(tmpdir(), 'conformance-ca-'));
+  caFile = join(caDir, 'ca.pem');
+  writeFileSync(caFile, selfSigned.cert);
 });
 after(async () => {
   await hostile.close();
-  if (openssl) await selfSigned.close();
+  await selfSigned.close();
+  rmSync(caDir, { recursive: true, force: true });
 });
 
 /** Settings that are wrong, and the message that must say so. */
@@ -325,7 +330,7 @@ describe('safety against real environments', { concurrency: true }, () => {
     });
   }
 
-  test('preflight: a self-signed certificate, refused by default', { skip: !openssl }, async () => {
+  test('preflight: a self-signed certificate, refused by default', async () => {
     const run = await runSuite(oneRequest, { BASE_URL: selfSigned.baseUrl('conformant') });
     assertStoppedOnce(
       run,
@@ -415,22 +420,44 @@ describe('safety against real environments', { concurrency: true }, () => {
     assert.deepEqual(keyIn(run.output), [], `the key is never printed${shown(run)}`);
   });
 
-  test(
-    'TLS: a self-signed certificate is accepted with CONFORMANCE_INSECURE_TLS=1',
-    {
-      skip: !openssl,
-    },
-    async () => {
-      const run = await runSuite(oneRequest, {
-        BASE_URL: selfSigned.baseUrl('after-preflight-conformant'),
-        CONFORMANCE_INSECURE_TLS: '1',
-      });
-      assert.equal(run.exitCode, 0, shown(run));
-      assert.deepEqual(
-        run.tests.map((outcome) => outcome.outcome),
-        ['passed'],
-        shown(run),
-      );
-    },
-  );
+  test('TLS: a self-signed certificate is accepted with CONFORMANCE_INSECURE_TLS=1', async () => {
+    const run = await runSuite(oneRequest, {
+      BASE_URL: selfSigned.baseUrl('after-preflight-conformant'),
+      CONFORMANCE_INSECURE_TLS: '1',
+    });
+    assert.equal(run.exitCode, 0, shown(run));
+    assert.deepEqual(
+      run.tests.map((outcome) => outcome.outcome),
+      ['passed'],
+      shown(run),
+    );
+  });
+
+  // The response guard ends TLS and verifies the target itself: with Node's CAs and
+  // NODE_EXTRA_CA_CERTS, for the name in BASE_URL, not by accepting every certificate.
+  test('TLS: a certificate trusted through NODE_EXTRA_CA_CERTS is accepted', async () => {
+    const run = await runSuite(oneRequest, {
+      BASE_URL: selfSigned.baseUrl('after-preflight-conformant'),
+      NODE_EXTRA_CA_CERTS: caFile,
+    });
+    assert.equal(run.exitCode, 0, shown(run));
+    assert.deepEqual(
+      run.tests.map((outcome) => outcome.outcome),
+      ['passed'],
+      shown(run),
+    );
+  });
+
+  test('TLS: a trusted certificate presented for another name is refused', async () => {
+    // The certificate names 127.0.0.1; the same server reached as localhost.
+    const run = await runSuite(oneRequest, {
+      BASE_URL: selfSigned.baseUrl('conformant').replace('127.0.0.1', 'localhost'),
+      NODE_EXTRA_CA_CERTS: caFile,
+    });
+    assertStoppedOnce(
+      run,
+      'Preflight failed',
+      /Preflight failed: the target is unreachable: TLS: the certificate is not trusted.*\n.*\n {2}=> Hostname\/IP does not match certificate's altnames/,
+    );
+  });
 });

@@ -7,13 +7,10 @@
  * - `after-preflight-*` behaviours answer the preflight (GET /pets?limit=1) with an empty list,
  *   so that the run starts, and every other request that way.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { type Server as TlsServer, createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { selfSignedCertificate } from '../../tests/support/http/certificate.ts';
 
 type Respond = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -108,31 +105,16 @@ export function startHostileTarget(): Promise<HostileTarget> {
   return serve(createServer(route), 'http');
 }
 
-/** The same behaviours over TLS, with a self-signed certificate made for the occasion. */
-export function startSelfSignedTarget(): Promise<HostileTarget> {
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-tls-'));
-  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-  // Node can make keys but not certificates: openssl does (an EC key is made in milliseconds).
-  execFileSync(
-    'openssl',
-    [
-      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
-      ...['-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'],
-      ...['-addext', 'subjectAltName=IP:127.0.0.1'],
-    ],
-    { stdio: 'pipe' },
-  );
-  const credentials = { key: readFileSync(key), cert: readFileSync(cert) };
-  rmSync(dir, { recursive: true });
-  return serve(createTlsServer(credentials, route), 'https');
+/** A target over TLS, and its certificate (PEM: a run can trust it with NODE_EXTRA_CA_CERTS). */
+export interface TlsTarget extends HostileTarget {
+  cert: string;
 }
 
-/** True when the openssl command is installed. */
-export function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * The same behaviours over TLS, with a self-signed certificate made for the occasion for
+ * 127.0.0.1 (by the suite's own builder: no openssl needed).
+ */
+export async function startSelfSignedTarget(): Promise<TlsTarget> {
+  const credentials = selfSignedCertificate('127.0.0.1', ['127.0.0.1']);
+  return { ...(await serve(createTlsServer(credentials, route), 'https')), cert: credentials.cert };
 }
