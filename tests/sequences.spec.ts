@@ -161,6 +161,8 @@ async function judgeList(
     including,
     limit,
     shortfall: await pets.shortfall(list, query, including),
+    // A list longer than its limit: the default's, the bound's or the count rule's (pets.miscount).
+    miscount: await pets.miscount(list, query, { atMost: limit }),
   });
   for (const pet of petsIn(list)) {
     if (!model.own.some((known) => known.id === pet.id)) model.seen.set(pet.id, pet);

@@ -21,7 +21,13 @@
  * - a list shorter than its limit that leaves out a pet it should show, once the target was asked
  *   why (pets.ts, shortfall): CREATE-PERSIST when the pet is gone, the limit rule when the same
  *   list at limit-1 holds another count, LIST-STATUS-FILTER when status=X&limit=1 finds none,
- *   else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked, not failed.
+ *   else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked, not failed;
+ * - a list holding another number of pets than its limit allows, once the target was asked which
+ *   rule (pets.ts, miscount): the limit's, not the filter's, when the unfiltered list holds the
+ *   same count; without limit, LIST-LIMIT-EXACT when limit=20 holds as many (the default is 20),
+ *   else LIST-LIMIT-DEFAULT; at limit 1 or 100, LIST-LIMIT-EXACT when limit 2 or 99 is off by as
+ *   many (a count off everywhere), else LIST-LIMIT-MIN or LIST-LIMIT-MAX; more than 100 pets for
+ *   a limit outside 1..100: LIST-LIMIT-MAX.
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ApiResponse, Operation, Pet } from '../http/client.ts';

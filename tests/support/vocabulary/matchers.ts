@@ -29,7 +29,7 @@ import {
   storedProblems,
 } from './attribution.ts';
 import { knownPets, remember } from './known-pets.ts';
-import type { Shortfall } from './pets.ts';
+import type { Miscount, Shortfall } from './pets.ts';
 import { type MatcherResult, primaryRequirement, settle } from './verdicts.ts';
 
 export type { ExpectedStatus } from './attribution.ts';
@@ -126,9 +126,20 @@ export interface ListExpectation extends CheckOptions {
    * that the target lists is the check's own.
    */
   shortfall?: Shortfall;
+  /**
+   * Which limit rule a wrong count breaks, as the target answered (pets.miscount): the count
+   * problems (`exactly`, `atMost`) are charged to it rather than to the check's own requirement.
+   */
+  miscount?: Miscount;
 }
 
 const idList = (ids: ReadonlySet<bigint>) => [...ids].join(', ');
+
+/** A wrong count, charged to the limit rule it breaks when the target was asked (miscount). */
+const countProblem = (text: string, miscount: Miscount | undefined, own: RequirementId): Problem =>
+  miscount
+    ? { requirement: miscount.requirement, text: `${text}: ${miscount.why}` }
+    : { requirement: own, text };
 
 /** A list with fewer pets than `exactly`: its own failure, unless the pets it lacks are gone or left out. */
 function countProblems(count: number, expected: ListExpectation, own: RequirementId): Problem[] {
@@ -152,7 +163,7 @@ function countProblems(count: number, expected: ListExpectation, own: Requiremen
       },
     ];
   }
-  return [{ requirement: own, text }];
+  return [countProblem(text, expected.miscount, own)];
 }
 
 /**
@@ -178,10 +189,13 @@ function listProblems(response: ApiResponse, expected: ListExpectation, own: Req
     problems.push(...countProblems(items.length, expected, own));
   }
   if (expected.atMost !== undefined && items.length > expected.atMost) {
-    problems.push({
-      requirement: own,
-      text: `${items.length} pets listed, more than ${expected.atMost}`,
-    });
+    problems.push(
+      countProblem(
+        `${items.length} pets listed, more than ${expected.atMost}`,
+        expected.miscount,
+        own,
+      ),
+    );
   }
   if (expected.status !== undefined) {
     const wrong = items.filter(
