@@ -101,7 +101,14 @@ class Create implements Command {
       }),
     );
     const answers = await together(sent.map((json) => api.createPet({ json })));
-    answers.forEach((answer, index) => verify(answer).toCreatePet(sent[index]!));
+    // A refusal is charged to the value that made the difference (a categoryId a validator caps
+    // is NEWPET-CATEGORYID-INT64's); nothing more is sent unless a NewPet was refused.
+    const refusals = await together(
+      answers.map((answer, index) => pets.refusalOf(sent[index]!, answer)),
+    );
+    answers.forEach((answer, index) =>
+      verify(answer).toCreatePet(sent[index]!, { refusal: refusals[index] }),
+    );
     answers.forEach((answer, index) => {
       const pet = answer.pet();
       const other = model.own.find((known) => known.id === pet.id) ?? model.seen.get(pet.id);
