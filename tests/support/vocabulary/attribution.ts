@@ -10,7 +10,9 @@
  * - a body that is not sent as application/json, or is not JSON: MEDIA-JSON;
  * - an Error body's shape: ERROR-SHAPE; its status field not the HTTP status: ERROR-STATUS-FIELD;
  * - a Pet's shape: PET-SHAPE, but its id PET-ID-INT64, its categoryId NEWPET-CATEGORYID-INT64,
- *   its status PETSTATUS-ENUM; a list that is not an array: LIST-200-PETS;
+ *   its status PETSTATUS-ENUM; a list that is not an array: LIST-200-PETS; one id listed for
+ *   different pets: PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64), one pet listed twice:
+ *   LIST-NO-DUPLICATES (matchers.ts, listedProblems, tells them apart);
  * - a created pet's name or status not as sent: CREATE-ECHO in the 201 answer, CREATE-PERSIST
  *   when read back (unless the 201 answer showed the same already); a categoryId not as sent,
  *   anywhere: NEWPET-CATEGORYID-INT64;
