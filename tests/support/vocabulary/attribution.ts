@@ -35,6 +35,7 @@ import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ApiResponse, Operation, Pet } from '../http/client.ts';
 import { type JsonValue, exactInteger, int64Of, isJsonNumber } from '../http/lossless-json.ts';
 import { type SchemaName, type Violation, validateBody } from '../http/schema.ts';
+import { petNamePrefix } from '../setup/settings.ts';
 
 /** A problem found in an answer, charged to one requirement. */
 export interface Problem {
@@ -304,6 +305,22 @@ export function storedProblems(known: KnownPet, read: Pet, where: string): Probl
             text: `${where}: pet ${known.id} (beyond 2^53) shows ${JSON.stringify(read.name)}, categoryId ${read.categoryId}: another pet than the one created under that id`,
           },
         ];
+  }
+  // Another pet of this run altogether (another of the run's names, another categoryId) under
+  // this id: two pets under one id, PET-ID-UNIQUE's, not a pet whose fields were not kept.
+  if (
+    read.name !== known.name &&
+    read.name !== known.echoed.name &&
+    read.name.includes(petNamePrefix) &&
+    read.categoryId !== known.categoryId &&
+    read.categoryId !== known.echoed.categoryId
+  ) {
+    return [
+      {
+        requirement: 'PET-ID-UNIQUE',
+        text: `${where}: pet ${known.id} shows ${JSON.stringify(read.name)}, categoryId ${read.categoryId}: another pet of this run under its id, not ${JSON.stringify(known.name)} as created`,
+      },
+    ];
   }
   if (read.name !== known.name && read.name !== known.echoed.name) {
     problems.push({

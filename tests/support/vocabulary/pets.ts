@@ -506,6 +506,8 @@ export class Pets {
         missing = 0;
       }
       const fillers: Pet[] = [];
+      // Each worker's fillers named apart: two pets alike never stand for one pet listed twice.
+      const worker = base.info().parallelIndex;
       // In rounds of fillRound creates sent together: a few round trips to a remote target.
       for (let created = 0; created < missing; created += fillRound) {
         const batch = Math.min(fillRound, missing - created);
@@ -513,7 +515,7 @@ export class Pets {
           ...(await together(
             Array.from({ length: batch }, (_, index) =>
               // Every status in turn, so that no one status fills the lists that check completeness.
-              this.create(`filler-${created + index}`, {
+              this.create(`filler-${worker}-${created + index}`, {
                 status: petStatuses[(created + index) % petStatuses.length],
               }),
             ),
