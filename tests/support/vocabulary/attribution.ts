@@ -15,7 +15,8 @@
  *   LIST-NO-DUPLICATES (matchers.ts, listedProblems, tells them apart);
  * - a created pet's name or status not as sent: CREATE-ECHO in the 201 answer, CREATE-PERSIST
  *   when read back (unless the 201 answer showed the same already); a categoryId not as sent,
- *   anywhere: NEWPET-CATEGORYID-INT64;
+ *   anywhere: NEWPET-CATEGORYID-INT64; under its id, another pet of the run altogether (another
+ *   of its names, another categoryId): PET-ID-UNIQUE (beyond 2^53, any other pet: PET-ID-INT64);
  * - a valid NewPet refused: the requirement of the one value that makes the difference (the same
  *   NewPet with that value made ordinary is added, `refusalOf` in pets.ts): its categoryId
  *   NEWPET-CATEGORYID-INT64, its name CREATE-201-PET, its status PETSTATUS-ENUM, no status
