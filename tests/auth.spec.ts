@@ -103,11 +103,23 @@ test.describe(section('5'), () => {
   test(
     'an unauthenticated createPet with an invalid body is answered 401, not 400',
     req('AUTH-BEFORE-VALIDATION'),
-    async ({ api }) => {
+    async ({ api, pets }) => {
       const responses = await together([
         api.createPet({ json: { categoryId: 'seven' } }, { credentials: 'none' }),
         api.createPet({ raw: '{"name": ' }, { credentials: 'none' }),
       ]);
+      // The order is judged only where createPet authenticates at all. A valid NewPet sent
+      // without a key and added (201) shows none: AUTH-401-MISSING's deviation, which explains
+      // the answers above too, so this check is blocked by it. Sent only after a wrong answer.
+      if (responses.some((response) => response.failure === undefined && response.status !== 401)) {
+        const valid = await api.createPet(
+          { json: pets.newPet('unauthenticated') },
+          { credentials: 'none' },
+        );
+        if (valid.failure === undefined && valid.status === 201) {
+          expect(valid).toAnswerError(401, { as: 'AUTH-401-MISSING' });
+        }
+      }
       expect(responses).toAnswerError(401);
     },
   );

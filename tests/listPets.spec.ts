@@ -8,6 +8,7 @@
 import {
   type ApiResponse,
   type KnownPet,
+  type Miscount,
   checkProperty,
   fc,
   expect,
@@ -30,6 +31,15 @@ const notRefused = (responses: readonly ApiResponse[]) =>
     .filter((response) => !isErrorAnswer(response, 400))
     .map((response) => `${response.request.path} answered ${response.status}, not a 400 Error`);
 
+/**
+ * An answer of more than 100 pets, whatever limit was asked: the maximum's deviation ("no answer
+ * ever holds more than 100", LIST-LIMIT-MAX), not the invalid limit's, whose own is the 5xx.
+ */
+const beyondMaximum: Miscount = {
+  requirement: 'LIST-LIMIT-MAX',
+  why: 'no answer may hold more than 100 pets, the maximum limit',
+};
+
 /** categoryIds a double cannot hold, for the pets whose lists are read back (if the target takes any). */
 const extremes = [2n ** 63n - 1n, -(2n ** 63n), 2n ** 53n + 1n, -(2n ** 53n) - 3n, 7n, -1n];
 
@@ -39,7 +49,10 @@ test.describe(section('4.1'), () => {
     req('LIST-200-PETS', 'PET-SHAPE', 'LIST-NO-DUPLICATES'),
     async ({ api, pets }) => {
       await pets.ensureStoreHolds(2);
-      expect(await api.listPets({ limit: 100 })).toListPets({ atMost: 100 });
+      const list = await api.listPets({ limit: 100 });
+      // More than 100 is the limit's count, not the list's shape: asked which rule it breaks.
+      const miscount = await pets.miscount(list, { limit: 100 }, { atMost: 100 });
+      expect(list).toListPets({ atMost: 100, miscount });
     },
   );
 
@@ -93,7 +106,10 @@ test.describe(section('4.1'), () => {
         // limit=1 finds one pet of the status, if one was kept (or is listed) at all.
         const kept = created.some((pet) => pet.status === status && !lost[index]!.has(pet.id));
         if (kept || petsIn(lists[index * 2]!).length > 0) {
-          expect(lists[index * 2 + 1]!).toListPets({ status, exactly: 1 });
+          // A wrong count the unfiltered list shares is the limit's, not the filter's.
+          const one = lists[index * 2 + 1]!;
+          const miscount = await pets.miscount(one, { status, limit: 1 }, { exactly: 1 });
+          expect(one).toListPets({ status, exactly: 1, miscount });
         }
         expect(lists[index * 2]!).toListPets({ status, atMost: 100, limit: 100 });
       }
@@ -135,14 +151,24 @@ test.describe(section('8'), () => {
       await pets.ensureStoreHolds(21);
       const list = await api.listPets();
       // A short list is asked why first: pets the store lost or leaves out are not the default's.
-      expect(list).toListPets({ exactly: 20, shortfall: await pets.shortfall(list, {}) });
+      // A wrong count is compared with limit=20: the same count there is the count rule's.
+      expect(list).toListPets({
+        exactly: 20,
+        shortfall: await pets.shortfall(list, {}),
+        miscount: await pets.miscount(list, {}, { exactly: 20 }),
+      });
     },
   );
 
   test('limit=1 returns exactly one pet', req('LIST-LIMIT-MIN'), async ({ api, pets }) => {
     await pets.ensureStoreHolds(2);
     const list = await api.listPets({ limit: 1 });
-    expect(list).toListPets({ exactly: 1, shortfall: await pets.shortfall(list, { limit: 1 }) });
+    // A wrong count is compared with limit=2: off by as many there, it is the count rule's.
+    expect(list).toListPets({
+      exactly: 1,
+      shortfall: await pets.shortfall(list, { limit: 1 }),
+      miscount: await pets.miscount(list, { limit: 1 }, { exactly: 1 }),
+    });
   });
 
   test(
@@ -154,8 +180,9 @@ test.describe(section('8'), () => {
       const responses = await together(limits.map((limit) => api.listPets({ limit })));
       advise.check('ADV-INVALID-QUERY-400', notRefused(responses.slice(0, 4)));
       for (const response of responses) {
-        if (response.status === 200) expect(response).toListPets({ atMost: 100 });
-        else expect(response).toAnswerError('client-error');
+        if (response.status === 200) {
+          expect(response).toListPets({ atMost: 100, miscount: beyondMaximum });
+        } else expect(response).toAnswerError('client-error');
       }
     },
   );
@@ -165,12 +192,18 @@ test.describe(`${section('4.1')}: generated inputs`, () => {
   test(
     'property: any status filter with any limit returns only pets of that status, at most the limit',
     propertyOf('LIST-STATUS-FILTER'),
-    async ({ api }) => {
+    async ({ api, pets }) => {
       await checkProperty(
         fc.tuple(generate.statusFilter(), generate.limitInRange()),
         {
           send: ([status, limit]) => api.listPets({ status, limit }),
-          judge: ([status, limit], answer) => verify(answer).toListPets({ status, atMost: limit }),
+          // A wrong count the unfiltered list shares is the limit's, not the filter's.
+          judge: async ([status, limit], answer) =>
+            verify(answer).toListPets({
+              status,
+              atMost: limit,
+              miscount: await pets.miscount(answer, { status, limit }, { atMost: limit }),
+            }),
         },
         { runs: 'half' },
       );
@@ -186,8 +219,9 @@ test.describe(`${section('4.1')}: generated inputs`, () => {
         {
           send: (limit) => api.listPets({ limit }),
           judge: (_, response) => {
-            if (response.status === 200) verify(response).toListPets({ atMost: 100 });
-            else verify(response).toAnswerError('client-error');
+            if (response.status === 200) {
+              verify(response).toListPets({ atMost: 100, miscount: beyondMaximum });
+            } else verify(response).toAnswerError('client-error');
           },
         },
         { runs: 'half' },
@@ -227,9 +261,11 @@ test.describe(`${section('8')}: a store of more than 100 pets`, () => {
       const [hundred, ...above] = await together(
         [100, 101, 1000].map((limit) => api.listPets({ limit })),
       );
+      // A wrong count is compared with limit=99: off by as many there, it is the count rule's.
       expect(hundred!).toListPets({
         exactly: 100,
         shortfall: await pets.shortfall(hundred!, { limit: 100 }),
+        miscount: await pets.miscount(hundred!, { limit: 100 }, { exactly: 100 }),
       });
       for (const response of above) {
         if (response.status === 200) expect(response).toListPets({ atMost: 100 });

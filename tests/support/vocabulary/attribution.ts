@@ -10,10 +10,13 @@
  * - a body that is not sent as application/json, or is not JSON: MEDIA-JSON;
  * - an Error body's shape: ERROR-SHAPE; its status field not the HTTP status: ERROR-STATUS-FIELD;
  * - a Pet's shape: PET-SHAPE, but its id PET-ID-INT64, its categoryId NEWPET-CATEGORYID-INT64,
- *   its status PETSTATUS-ENUM; a list that is not an array: LIST-200-PETS;
+ *   its status PETSTATUS-ENUM; a list that is not an array: LIST-200-PETS; one id listed for
+ *   different pets: PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64), one pet listed twice:
+ *   LIST-NO-DUPLICATES (matchers.ts, listedProblems, tells them apart);
  * - a created pet's name or status not as sent: CREATE-ECHO in the 201 answer, CREATE-PERSIST
  *   when read back (unless the 201 answer showed the same already); a categoryId not as sent,
- *   anywhere: NEWPET-CATEGORYID-INT64;
+ *   anywhere: NEWPET-CATEGORYID-INT64; under its id, another pet of the run altogether (another
+ *   of its names, another categoryId): PET-ID-UNIQUE (beyond 2^53, any other pet: PET-ID-INT64);
  * - a valid NewPet refused: the requirement of the one value that makes the difference (the same
  *   NewPet with that value made ordinary is added, `refusalOf` in pets.ts): its categoryId
  *   NEWPET-CATEGORYID-INT64, its name CREATE-201-PET, its status PETSTATUS-ENUM, no status
@@ -21,12 +24,19 @@
  * - a list shorter than its limit that leaves out a pet it should show, once the target was asked
  *   why (pets.ts, shortfall): CREATE-PERSIST when the pet is gone, the limit rule when the same
  *   list at limit-1 holds another count, LIST-STATUS-FILTER when status=X&limit=1 finds none,
- *   else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked, not failed.
+ *   else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked, not failed;
+ * - a list holding another number of pets than its limit allows, once the target was asked which
+ *   rule (pets.ts, miscount): the limit's, not the filter's, when the unfiltered list holds the
+ *   same count; without limit, LIST-LIMIT-EXACT when limit=20 holds as many (the default is 20),
+ *   else LIST-LIMIT-DEFAULT; at limit 1 or 100, LIST-LIMIT-EXACT when limit 2 or 99 is off by as
+ *   many (a count off everywhere), else LIST-LIMIT-MIN or LIST-LIMIT-MAX; more than 100 pets for
+ *   a limit outside 1..100: LIST-LIMIT-MAX.
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ApiResponse, Operation, Pet } from '../http/client.ts';
 import { type JsonValue, exactInteger, int64Of, isJsonNumber } from '../http/lossless-json.ts';
 import { type SchemaName, type Violation, validateBody } from '../http/schema.ts';
+import { petNamePrefix } from '../setup/settings.ts';
 
 /** A problem found in an answer, charged to one requirement. */
 export interface Problem {
@@ -296,6 +306,22 @@ export function storedProblems(known: KnownPet, read: Pet, where: string): Probl
             text: `${where}: pet ${known.id} (beyond 2^53) shows ${JSON.stringify(read.name)}, categoryId ${read.categoryId}: another pet than the one created under that id`,
           },
         ];
+  }
+  // Another pet of this run altogether (another of the run's names, another categoryId) under
+  // this id: two pets under one id, PET-ID-UNIQUE's, not a pet whose fields were not kept.
+  if (
+    read.name !== known.name &&
+    read.name !== known.echoed.name &&
+    read.name.includes(petNamePrefix) &&
+    read.categoryId !== known.categoryId &&
+    read.categoryId !== known.echoed.categoryId
+  ) {
+    return [
+      {
+        requirement: 'PET-ID-UNIQUE',
+        text: `${where}: pet ${known.id} shows ${JSON.stringify(read.name)}, categoryId ${read.categoryId}: another pet of this run under its id, not ${JSON.stringify(known.name)} as created`,
+      },
+    ];
   }
   if (read.name !== known.name && read.name !== known.echoed.name) {
     problems.push({

@@ -22,3 +22,8 @@ export function remember(sent: SentPet, pet: Pet): void {
   }
   knownPets.set(pet.id, { ...sent, id: pet.id, echoed: pet });
 }
+
+/** Whether two creates of this worker were answered with this id (two pets under one id). */
+export function isContested(id: bigint): boolean {
+  return contested.has(id);
+}

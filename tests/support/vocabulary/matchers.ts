@@ -28,8 +28,8 @@ import {
   statusProblems,
   storedProblems,
 } from './attribution.ts';
-import { knownPets, remember } from './known-pets.ts';
-import type { Shortfall } from './pets.ts';
+import { isContested, knownPets, remember } from './known-pets.ts';
+import type { Miscount, Shortfall } from './pets.ts';
 import { type MatcherResult, primaryRequirement, settle } from './verdicts.ts';
 
 export type { ExpectedStatus } from './attribution.ts';
@@ -74,30 +74,49 @@ function errorProblems(response: ApiResponse, status: ExpectedStatus, own: Requi
   );
 }
 
-/** A listed pet this run created, against what it was created with. */
+/**
+ * Each id listed once, and a listed pet this run created against what it was created with. An id
+ * listed more than once is judged over the whole list: under one id, different pets are ids not
+ * unique (PET-ID-UNIQUE; beyond 2^53 not exact, PET-ID-INT64), and then a pet among them shown
+ * twice is part of that mix-up, not a duplicate listing; pets alike only are one pet listed twice
+ * (LIST-NO-DUPLICATES), unless two creates were answered with that id (known-pets.ts), or the id
+ * lies beyond 2^53 and the list shows other such ids naming different pets: ids a double merged.
+ */
 function listedProblems(items: readonly unknown[]): Problem[] {
   const problems: Problem[] = [];
-  const seen = new Map<bigint, string>();
+  const contents = new Map<bigint, string[]>();
   for (const item of items) {
     const pet = asPet(item as never);
     if (!pet) continue;
     const content = JSON.stringify([pet.name, String(pet.categoryId), pet.status]);
-    const earlier = seen.get(pet.id);
-    if (earlier === content) {
-      problems.push({
-        requirement: 'LIST-NO-DUPLICATES',
-        text: `pet ${pet.id} is listed more than once`,
-      });
-    } else if (earlier !== undefined) {
-      // Two different pets under one id: the ids are not unique (or not exact).
-      problems.push({
-        requirement: beyondDoubleRange(pet.id) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
-        text: `two different pets are listed with id ${pet.id}`,
-      });
-    }
-    seen.set(pet.id, content);
+    contents.set(pet.id, [...(contents.get(pet.id) ?? []), content]);
     const known = knownPets.get(pet.id);
     if (known) problems.push(...storedProblems(known, pet, 'in the list'));
+  }
+  const mixed = (shown: string[]) => new Set(shown).size > 1;
+  const merging = [...contents].some(([id, shown]) => beyondDoubleRange(id) && mixed(shown));
+  for (const [id, shown] of contents) {
+    if (shown.length < 2) continue;
+    const beyond = beyondDoubleRange(id);
+    const mixUp: RequirementId = beyond ? 'PET-ID-INT64' : 'PET-ID-UNIQUE';
+    if (mixed(shown)) {
+      problems.push({ requirement: mixUp, text: `two different pets are listed with id ${id}` });
+    } else if (isContested(id)) {
+      problems.push({
+        requirement: mixUp,
+        text: `two pets created alike were both answered with id ${id}, and both are listed`,
+      });
+    } else if (beyond && merging) {
+      problems.push({
+        requirement: 'PET-ID-INT64',
+        text: `two pets alike are listed with id ${id}, beyond 2^53, where this list shows other ids naming different pets: ids not kept exact`,
+      });
+    } else {
+      problems.push({
+        requirement: 'LIST-NO-DUPLICATES',
+        text: `pet ${id} is listed more than once`,
+      });
+    }
   }
   return problems;
 }
@@ -126,9 +145,20 @@ export interface ListExpectation extends CheckOptions {
    * that the target lists is the check's own.
    */
   shortfall?: Shortfall;
+  /**
+   * Which limit rule a wrong count breaks, as the target answered (pets.miscount): the count
+   * problems (`exactly`, `atMost`) are charged to it rather than to the check's own requirement.
+   */
+  miscount?: Miscount;
 }
 
 const idList = (ids: ReadonlySet<bigint>) => [...ids].join(', ');
+
+/** A wrong count, charged to the limit rule it breaks when the target was asked (miscount). */
+const countProblem = (text: string, miscount: Miscount | undefined, own: RequirementId): Problem =>
+  miscount
+    ? { requirement: miscount.requirement, text: `${text}: ${miscount.why}` }
+    : { requirement: own, text };
 
 /** A list with fewer pets than `exactly`: its own failure, unless the pets it lacks are gone or left out. */
 function countProblems(count: number, expected: ListExpectation, own: RequirementId): Problem[] {
@@ -152,7 +182,7 @@ function countProblems(count: number, expected: ListExpectation, own: Requiremen
       },
     ];
   }
-  return [{ requirement: own, text }];
+  return [countProblem(text, expected.miscount, own)];
 }
 
 /**
@@ -178,10 +208,13 @@ function listProblems(response: ApiResponse, expected: ListExpectation, own: Req
     problems.push(...countProblems(items.length, expected, own));
   }
   if (expected.atMost !== undefined && items.length > expected.atMost) {
-    problems.push({
-      requirement: own,
-      text: `${items.length} pets listed, more than ${expected.atMost}`,
-    });
+    problems.push(
+      countProblem(
+        `${items.length} pets listed, more than ${expected.atMost}`,
+        expected.miscount,
+        own,
+      ),
+    );
   }
   if (expected.status !== undefined) {
     const wrong = items.filter(

@@ -99,6 +99,16 @@ export interface Shortfall {
   found: ReadonlySet<bigint>;
 }
 
+/**
+ * Which limit rule a list holding the wrong number of pets breaks, as the target answers when
+ * asked (miscount): the rule of its own limit, or the count rule at every limit.
+ */
+export interface Miscount {
+  requirement: RequirementId;
+  /** What the target answered that decided it. */
+  why: string;
+}
+
 /** At most this many missing pets are looked for, one getPet each. */
 const lookedFor = 5;
 
@@ -344,13 +354,19 @@ export class Pets {
         found,
       };
     }
-    const limitRule: RequirementId =
-      query.limit === undefined ? 'LIST-LIMIT-DEFAULT' : 'LIST-LIMIT-EXACT';
     const counted = Array.isArray(again!.json) ? petsIn(again!).length : undefined;
     if (counted !== undefined && counted !== Math.min(other, count)) {
+      // Without limit, as many pets as with limit=20: the default is 20, and the count rule is
+      // what is broken (LIST-LIMIT-EXACT), not the default (as miscount, below, decides).
+      const twenty =
+        query.limit === undefined
+          ? await this.api.listPets({ status: query.status, limit: 20 })
+          : undefined;
+      const isDefault =
+        twenty !== undefined && !(Array.isArray(twenty.json) && petsIn(twenty).length === count);
       return {
         cause: 'count',
-        leftOut: limitRule,
+        leftOut: isDefault ? 'LIST-LIMIT-DEFAULT' : 'LIST-LIMIT-EXACT',
         why: `the same list with limit=${other} holds ${counted} pets, not ${Math.min(other, count)}: the count does not follow the limit`,
         lost,
         found,
@@ -375,6 +391,75 @@ export class Pets {
       lost,
       found,
     };
+  }
+
+  /**
+   * When a list holds another number of pets than its limit allows (`exactly`, `atMost`), asks the
+   * target which rule that breaks before anyone is charged. One deviation, one requirement: a
+   * target that miscounts at every limit (limit-1 or limit+1 pets) breaks the count rule,
+   * LIST-LIMIT-EXACT, and not also the default, the minimum, the maximum and the filter whose
+   * checks met it. So:
+   * - a status filter: the unfiltered list at the same limit holds the same wrong count → the
+   *   count follows the limit, not the filter (else undefined: the filter check's own);
+   * - no limit: the list with limit=20 holds as many → the default is 20, and the count at 20 is
+   *   LIST-LIMIT-EXACT's; else LIST-LIMIT-DEFAULT's;
+   * - limit=1 or limit=100: the neighbouring limit (2, 99) is off by as many → LIST-LIMIT-EXACT's;
+   *   else the bound's own (LIST-LIMIT-MIN, LIST-LIMIT-MAX);
+   * - any other limit in 1..100: LIST-LIMIT-EXACT's.
+   * Undefined when the count is right, the answer is no list, or the limit is outside 1..100 (the
+   * check's own then). Sends requests only for a wrong count: a conformant target never pays.
+   */
+  async miscount(
+    list: ApiResponse,
+    query: { limit?: number; status?: string },
+    expected: { exactly?: number; atMost?: number },
+  ): Promise<Miscount | undefined> {
+    const countOf = (answer: ApiResponse) =>
+      answer.failure === undefined && answer.status === 200 && Array.isArray(answer.json)
+        ? (answer.json as unknown[]).length
+        : undefined;
+    const count = countOf(list);
+    if (count === undefined) return;
+    const { exactly, atMost } = expected;
+    const wrong =
+      (exactly !== undefined && count !== exactly) || (atMost !== undefined && count > atMost);
+    const { limit, status } = query;
+    if (!wrong || (limit !== undefined && !(limit >= 1 && limit <= 100))) return;
+    let why = '';
+    if (status !== undefined) {
+      const unfiltered = countOf(await this.api.listPets({ limit }));
+      if (unfiltered !== count) return;
+      why = `the same list without status holds ${count} pets too, so the count follows the limit, not the filter; `;
+    }
+    if (limit === undefined) {
+      const twenty = countOf(await this.api.listPets({ limit: 20 }));
+      return twenty === count
+        ? {
+            requirement: 'LIST-LIMIT-EXACT',
+            why: `${why}limit=20 lists ${count} pets too: the default is 20, and the count at limit=20 is wrong`,
+          }
+        : {
+            requirement: 'LIST-LIMIT-DEFAULT',
+            why: `${why}limit=20 lists ${twenty ?? 'no list of'} pets: the default is not 20`,
+          };
+    }
+    const bound: RequirementId | undefined =
+      limit === 1 ? 'LIST-LIMIT-MIN' : limit === 100 ? 'LIST-LIMIT-MAX' : undefined;
+    if (bound === undefined) {
+      return { requirement: 'LIST-LIMIT-EXACT', why: `${why}the count does not follow the limit` };
+    }
+    const neighbour = limit === 1 ? 2 : 99;
+    const near = countOf(await this.api.listPets({ limit: neighbour }));
+    const off = (n: number) => `${n > 0 ? '+' : ''}${n}`;
+    return near !== undefined && near - neighbour === count - limit
+      ? {
+          requirement: 'LIST-LIMIT-EXACT',
+          why: `${why}limit=${neighbour} lists ${near} pets, ${off(near - neighbour)} as well: the count is off at every limit, not at the bound alone`,
+        }
+      : {
+          requirement: bound,
+          why: `${why}limit=${neighbour} lists ${near ?? 'no list of'} pets: the count is wrong at the bound ${limit}`,
+        };
   }
 
   /**
@@ -421,6 +506,8 @@ export class Pets {
         missing = 0;
       }
       const fillers: Pet[] = [];
+      // Each worker's fillers named apart: two pets alike never stand for one pet listed twice.
+      const worker = base.info().parallelIndex;
       // In rounds of fillRound creates sent together: a few round trips to a remote target.
       for (let created = 0; created < missing; created += fillRound) {
         const batch = Math.min(fillRound, missing - created);
@@ -428,7 +515,7 @@ export class Pets {
           ...(await together(
             Array.from({ length: batch }, (_, index) =>
               // Every status in turn, so that no one status fills the lists that check completeness.
-              this.create(`filler-${created + index}`, {
+              this.create(`filler-${worker}-${created + index}`, {
                 status: petStatuses[(created + index) % petStatuses.length],
               }),
             ),
