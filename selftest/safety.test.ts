@@ -420,33 +420,32 @@ describe('safety against real environments', { concurrency: true }, () => {
     assert.deepEqual(keyIn(run.output), [], `the key is never printed${shown(run)}`);
   });
 
-  test('TLS: a self-signed certificate is accepted with CONFORMANCE_INSECURE_TLS=1', async () => {
-    const run = await runSuite(oneRequest, {
-      BASE_URL: selfSigned.baseUrl('after-preflight-conformant'),
-      CONFORMANCE_INSECURE_TLS: '1',
-    });
-    assert.equal(run.exitCode, 0, shown(run));
-    assert.deepEqual(
-      run.tests.map((outcome) => outcome.outcome),
-      ['passed'],
-      shown(run),
-    );
-  });
-
   // The response guard ends TLS and verifies the target itself: with Node's CAs and
   // NODE_EXTRA_CA_CERTS, for the name in BASE_URL, not by accepting every certificate.
-  test('TLS: a certificate trusted through NODE_EXTRA_CA_CERTS is accepted', async () => {
-    const run = await runSuite(oneRequest, {
-      BASE_URL: selfSigned.baseUrl('after-preflight-conformant'),
-      NODE_EXTRA_CA_CERTS: caFile,
+  for (const [how, env] of [
+    [
+      'a self-signed certificate is accepted with CONFORMANCE_INSECURE_TLS=1',
+      () => ({ CONFORMANCE_INSECURE_TLS: '1' }),
+    ],
+    [
+      'a certificate trusted through NODE_EXTRA_CA_CERTS is accepted',
+      // caFile is written before the tests run, after they are declared.
+      () => ({ NODE_EXTRA_CA_CERTS: caFile }),
+    ],
+  ] as const) {
+    test(`TLS: ${how}`, async () => {
+      const run = await runSuite(oneRequest, {
+        BASE_URL: selfSigned.baseUrl('after-preflight-conformant'),
+        ...env(),
+      });
+      assert.equal(run.exitCode, 0, shown(run));
+      assert.deepEqual(
+        run.tests.map((outcome) => outcome.outcome),
+        ['passed'],
+        shown(run),
+      );
     });
-    assert.equal(run.exitCode, 0, shown(run));
-    assert.deepEqual(
-      run.tests.map((outcome) => outcome.outcome),
-      ['passed'],
-      shown(run),
-    );
-  });
+  }
 
   test('TLS: a trusted certificate presented for another name is refused', async () => {
     // The certificate names 127.0.0.1; the same server reached as localhost.
