@@ -404,7 +404,9 @@ export class Pets {
    * - no limit: the list with limit=20 holds as many → the default is 20, and the count at 20 is
    *   LIST-LIMIT-EXACT's; else LIST-LIMIT-DEFAULT's;
    * - limit=1 or limit=100: the neighbouring limit (2, 99) is off by as many → LIST-LIMIT-EXACT's;
-   *   else the bound's own (LIST-LIMIT-MIN, LIST-LIMIT-MAX);
+   *   else the bound's own (LIST-LIMIT-MIN, LIST-LIMIT-MAX). A list short at the neighbour only
+   *   because the store is small would look off too: callers of a short list at a bound make the
+   *   store hold the neighbour's count first (ensureStoreHolds);
    * - any other limit in 1..100: LIST-LIMIT-EXACT's.
    * Undefined when the count is right, the answer is no list, or the limit is outside 1..100 (the
    * check's own then). Sends requests only for a wrong count: a conformant target never pays.
