@@ -1,5 +1,5 @@
 /**
- * The response guard's certificate builder (tests/support/http/certificate.ts): its DER is what
+ * The self-tests' certificate builder (selftest/support/certificate.ts), which makes the https targets' certificates: its DER is what
  * Node's X.509 parser and TLS stack read, its signature verifies, its names are checked, and a
  * client trusting it as a CA (as NODE_EXTRA_CA_CERTS does) completes a verified handshake.
  */
@@ -8,7 +8,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { test } from 'node:test';
-import { der, integer, oid, selfSignedCertificate } from '../tests/support/http/certificate.ts';
+import { der, integer, oid, selfSignedCertificate } from './support/certificate.ts';
 
 test('DER: lengths short and long, object identifiers, integers kept non-negative', () => {
   assert.deepEqual(der(0x04, Buffer.alloc(3)), Buffer.from([0x04, 3, 0, 0, 0]));

@@ -10,7 +10,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { type Server as TlsServer, createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { selfSignedCertificate } from '../../tests/support/http/certificate.ts';
+import { selfSignedCertificate } from './certificate.ts';
 
 type Respond = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -16,7 +16,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { selfSignedCertificate } from '../../tests/support/http/certificate.ts';
+import { selfSignedCertificate } from './certificate.ts';
 
 type Respond = (res: ServerResponse) => void;
 

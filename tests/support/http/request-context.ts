@@ -31,7 +31,7 @@ export class WorkerRequestContext {
   constructor(
     private readonly create: () => Promise<APIRequestContext>,
     private readonly limit = keptBytesLimit,
-    /** The proxy the contexts go through (response-guard.ts): the client asks it why a request failed. */
+    /** The gateway the requests go through (response-guard.ts): the client asks it why one failed. */
     readonly guard?: ResponseGuard,
   ) {}
 

@@ -1,34 +1,29 @@
 /**
- * The response guard: a forwarding proxy on 127.0.0.1, one per worker, through which the request
- * context reaches the target (the context's documented `proxy` option). Playwright reads and
- * decodes an answer whole before the suite sees a byte, and has no option to bound either: a
- * gzip bomb or an endless body would take the machine. The guard counts each answer's body as it
- * passes, raw and decoded, and cuts the connection when either grows past the limit; the client
- * then asks the guard why its request failed (`cutOf`) and fails the check with the limit named.
+ * The response guard: a gateway on 127.0.0.1, one per worker (and one for the preflight), through
+ * which the request context reaches the target. Playwright reads and decodes an answer whole
+ * before the suite sees a byte, and has no option to bound either: a gzip bomb or an endless body
+ * would take the machine. The guard counts each answer's body as it passes, raw and decoded, and
+ * cuts the connection when either grows past the limit; the client then asks the guard why its
+ * request failed (`cutOf`) and fails the check with the limit named.
  *
- * Playwright reaches every target through the proxy with CONNECT, one tunnel a request. Over
- * https the guard ends TLS on both sides (tls-interception.ts: it verifies the target's
- * certificate as Playwright would), so that it reads every answer as plaintext. The bytes are
- * forwarded as they come, unchanged, in both directions; the guard only watches them: each
- * answer's head is read (status, framing, Content-Encoding) and its body counted as sent and as
- * decoded, with the decoder Playwright uses. A piece of a compressed body is forwarded once it is
- * decoded and counted, so Playwright never receives the piece that would inflate past the limit.
- * Bytes that are not HTTP/1.1 (an upgrade, a head too long) are counted as they come, a turn
- * (from a request to the next) at a time.
+ * The client sends each request to the guard's address for the target's origin (`via`): the same
+ * path and query on a port of 127.0.0.1 that stands for that origin. Each connection Playwright
+ * opens there is paired with one the guard opens to the target, so that Playwright's kept-alive
+ * connections are the target's too: one TCP connection (and, over https, one TLS handshake) serves
+ * many requests, as it would without the guard. The guard speaks TLS to an https target itself,
+ * verifying its certificate as Playwright would (target-tls.ts), and reads the answer as
+ * plaintext. The bytes are forwarded as they come in both directions, unchanged but for one
+ * thing: each request's Host header names the target, not the guard. Each answer's head is read
+ * (status, framing, Content-Encoding) and its body counted as sent and as decoded, with the decoder
+ * Playwright uses. A piece of a compressed body is forwarded once it is decoded and counted, so
+ * Playwright never receives the piece that would inflate past the limit. Bytes that are not
+ * HTTP/1.1 (an upgrade, a head too long) are counted as they come, a turn (from a request to the
+ * next) at a time.
  */
-import type { APIRequestContext } from '@playwright/test';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import type tls from 'node:tls';
 import zlib from 'node:zlib';
-import {
-  type Sessions,
-  guardSecureContext,
-  guardSide,
-  opensTls,
-  targetSide,
-} from './tls-interception.ts';
+import { type Sessions, targetSide } from './target-tls.ts';
 
 /** Bytes of a turn beyond the limit allowed for the answer's head, when it cannot be read. */
 export const headRoom = 64 * 1024;
@@ -38,8 +33,11 @@ const maxHead = 64 * 1024;
 const keptCuts = 100;
 
 export interface ResponseGuard {
-  /** The proxy address for `request.newContext({ proxy: { server } })`. */
-  server: string;
+  /**
+   * The address through which the request context reaches `url`: the same path and query, on the
+   * guard's port for the url's origin (opened on first use).
+   */
+  via(url: string): Promise<string>;
   /** Why the guard cut the answer to this request, once; undefined when it did not. */
   cutOf(method: string, url: string): string | undefined;
   /** Why the guard's last connection to the target of `url` failed (node's message), if it did. */
@@ -47,22 +45,7 @@ export interface ResponseGuard {
   close(): Promise<void>;
 }
 
-let warmed = false;
-
-/**
- * The first request through a proxy loads Playwright's proxy agent: up to a second on a busy
- * machine, which a short request timeout would charge to the target. Once a process, one request
- * through `context` goes to the guard itself (which answers 501), before any to the target.
- */
-export async function warmUp(context: APIRequestContext, guard: ResponseGuard): Promise<void> {
-  if (warmed) return;
-  warmed = true;
-  await context
-    .fetch(`${guard.server}/`, { maxRedirects: 0, failOnStatusCode: false })
-    .catch(() => {});
-}
-
-/** One request seen in a tunnel: what its answer is matched to. */
+/** One request seen on a connection: what its answer is matched to. */
 interface Sent {
   method: string;
   path: string;
@@ -71,6 +54,31 @@ interface Sent {
 export interface GuardOptions {
   /** Accept any certificate of an https target (CONFORMANCE_INSECURE_TLS=1). */
   insecureTls: boolean;
+}
+
+/** Where an origin is reached: its host as a socket takes it, host:port, the Host header. */
+interface Origin {
+  https: boolean;
+  host: string;
+  port: number;
+  /** host:port, the port always written: the key of cuts and connection errors. */
+  authority: string;
+  /** The Host header a request to it carries (the port only when not the default). */
+  hostHeader: string;
+}
+
+function originOf(url: string): Origin | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  const https = parsed.protocol === 'https:';
+  const port = Number(parsed.port || (https ? 443 : 80));
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  return { https, host, port, authority: `${host}:${port}`, hostHeader: parsed.host };
 }
 
 export async function startResponseGuard(
@@ -94,104 +102,90 @@ export async function startResponseGuard(
     return why;
   };
   const sockets = new Set<net.Socket>();
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  };
   const sessions: Sessions = new Map();
-  let secureContext: tls.SecureContext | undefined;
-  const server = http.createServer((_request, response) => {
-    // Only tunnels are served: Playwright sends every request through CONNECT.
-    response.writeHead(501).end();
-  });
-  server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    const authority = request.url ?? '';
-    const separator = authority.lastIndexOf(':');
-    const host = authority.slice(0, separator).replace(/^\[(.*)\]$/, '$1');
-    const port = Number(authority.slice(separator + 1));
-    const tcp = net.connect({ host, port, noDelay: true });
+  /** One listening address per origin (protocol, host and port): its loopback origin. */
+  const listeners = new Map<string, Promise<string>>();
+  const servers: net.Server[] = [];
+
+  /** A connection of the client on an origin's port: paired with a new one to the target. */
+  function pair(client: net.Socket, origin: Origin) {
+    const { authority } = origin;
+    const tcp = net.connect({ host: origin.host, port: origin.port, noDelay: true });
+    const target = origin.https
+      ? targetSide(tcp, origin.host, authority, options.insecureTls, sessions)
+      : tcp;
     client.setNoDelay(true);
-    const track = (socket: net.Socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    };
     track(client);
     track(tcp);
+    if (target !== tcp) track(target);
     // A side that fails is passed on as it came: a connection that could not be made (refused,
     // or over https a certificate not trusted) is kept for the client to explain (connectErrorOf),
     // a reset is passed on as a reset.
     let reached = false;
     let failed = false;
-    /** Over https the target is reached once its TLS handshake is done, not its TCP connection. */
-    let intercepted = false;
-    const reach = () => {
-      reached = true;
-      connectErrors.delete(authority);
-    };
     const fail = (error: Error) => {
       if (!reached && !failed) connectErrors.set(authority, error.message);
       failed = true;
       if (!client.destroyed) client.resetAndDestroy();
     };
     tcp.on('error', fail);
-    tcp.on('connect', () => {
-      if (!intercepted) reach();
+    if (target !== tcp) target.on('error', fail);
+    target.once(origin.https ? 'secureConnect' : 'connect', () => {
+      reached = true;
+      connectErrors.delete(authority);
     });
     client.on('error', () => tcp.destroy());
     client.on('close', () => tcp.destroy());
-    // The tunnel is open at once, without waiting for the target's connection (a round trip
-    // saved on every request); what the client sends meanwhile waits in the target's socket.
-    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    // The first bytes say what the tunnel carries: a TLS handshake (https) or plain http.
-    const open = (first: Buffer) => {
-      client.pause();
-      client.unshift(first);
-      if (!opensTls(first)) {
-        relay(client, tcp);
-        return;
-      }
-      // https: TLS ends here on both sides, so that the answer is read as over plain http.
-      intercepted = true;
-      reached = false;
-      const secureClient = guardSide(client, (secureContext ??= guardSecureContext()));
-      const secureTarget = targetSide(tcp, host, authority, options.insecureTls, sessions);
-      track(secureClient);
-      track(secureTarget);
-      secureTarget.on('secureConnect', reach);
-      secureTarget.on('error', fail);
-      secureClient.on('error', () => secureTarget.destroy());
-      relay(secureClient, secureTarget);
-    };
-    if (head.length > 0) open(head);
-    else client.once('data', open);
+    // What the client sends before the target's connection is made waits in the target's socket.
+    const answers = new Answers(maxBytes, origin.hostHeader, (path, method, why) => {
+      record(cutKey(method, authority, path), why);
+      for (const socket of [client, target, tcp]) socket.destroy();
+    });
+    client.on('data', (chunk: Buffer) => {
+      const forward = answers.fromClient(chunk);
+      if (forward.length > 0 && !target.write(forward)) client.pause();
+    });
+    target.on('drain', () => client.resume());
+    client.on('end', () => target.end());
+    // The answer's bytes, one piece at a time: each is counted (and decoded) before it goes on.
+    target.on('data', (chunk: Buffer) => {
+      target.pause();
+      void answers.fromTarget(chunk).then((forward) => {
+        if (!forward || client.destroyed) return;
+        if (client.write(chunk)) target.resume();
+        else client.once('drain', () => target.resume());
+      });
+    });
+    target.on('end', () => void answers.settled.then(() => client.end()));
+  }
 
-    /** The bytes of both sides, forwarded as they come; the target's are counted first. */
-    function relay(from: net.Socket, to: net.Socket) {
-      const tunnel = new Tunnel(maxBytes, (path, method, why) => {
-        record(cutKey(method, authority, path), why);
-        for (const socket of [from, to, client, tcp]) socket.destroy();
+  function listen(origin: Origin): Promise<string> {
+    const server = net.createServer((client) => pair(client, origin));
+    servers.push(server);
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
       });
-      from.on('data', (chunk: Buffer) => {
-        tunnel.fromClient(chunk);
-        if (!to.write(chunk)) from.pause();
-      });
-      to.on('drain', () => from.resume());
-      from.on('end', () => to.end());
-      // The answer's bytes, one piece at a time: each is counted (and decoded) before it goes on.
-      to.on('data', (chunk: Buffer) => {
-        to.pause();
-        void tunnel.fromTarget(chunk).then((forward) => {
-          if (!forward || from.destroyed) return;
-          if (from.write(chunk)) to.resume();
-          else from.once('drain', () => to.resume());
-        });
-      });
-      to.on('end', () => void tunnel.settled.then(() => from.end()));
-      from.resume();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+    });
+  }
+
   return {
-    server: `http://127.0.0.1:${port}`,
+    async via(url) {
+      const origin = originOf(url);
+      if (!origin) return url;
+      const key = `${origin.https ? 'https' : 'http'}://${origin.authority}`;
+      let local = listeners.get(key);
+      if (!local) listeners.set(key, (local = listen(origin)));
+      const { pathname, search } = new URL(url);
+      return `${await local}${pathname}${search}`;
+    },
     cutOf(method, url) {
-      const authority = authorityOf(url);
+      const authority = originOf(url)?.authority;
       if (authority === undefined) return undefined;
       const { pathname, search } = new URL(url);
       return (
@@ -199,29 +193,21 @@ export async function startResponseGuard(
       );
     },
     connectErrorOf(url) {
-      const authority = authorityOf(url);
+      const authority = originOf(url)?.authority;
       return authority === undefined ? undefined : connectErrors.get(authority);
     },
     async close() {
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(
+        servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+      );
     },
   };
 }
 
-/** host:port of an address, as CONNECT names it; undefined when it is no address. */
-function authorityOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname}:${parsed.port || (parsed.protocol === 'https:' ? 443 : 80)}`;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A request's key: method, host:port as CONNECT names it, path. An https answer has only host. */
+/** A request's key: method, host:port, path. */
 function cutKey(method: string, authority: string, path: string): string {
-  return `${method.toUpperCase()} ${authority.replace(/^\[(.*)\]/, '$1')}${path}`;
+  return `${method.toUpperCase()} ${authority}${path}`;
 }
 
 type Framing =
@@ -235,10 +221,13 @@ type Framing =
   /** Bytes not understood as HTTP/1.1 (an upgrade, a head too long): the turn is counted. */
   | { kind: 'opaque' };
 
-/** One tunnel: the requests sent through it, and the answer being received. */
-class Tunnel {
+/**
+ * One connection's traffic: the requests sent on it (each head given the target's Host), and the
+ * answer being received.
+ */
+class Answers {
   private readonly sent: Sent[] = [];
-  private request = Buffer.alloc(0);
+  private request: Buffer = Buffer.alloc(0);
   private requestBodyLeft = 0;
   private clientOpaque = false;
   private framing: Framing = { kind: 'head' };
@@ -253,18 +242,25 @@ class Tunnel {
 
   constructor(
     private readonly maxBytes: number,
+    /** The Host header every request is sent with: the target's. */
+    private readonly hostHeader: string,
     private readonly cut: (path: string, method: string, why: string) => void,
   ) {}
 
-  /** Bytes of the client: the requests (only their heads are read, to pair answers with them). */
-  fromClient(chunk: Buffer): void {
+  /**
+   * Bytes of the client: the requests, their heads read to pair answers with them. Returns the
+   * bytes to send on: a head once whole, its Host the target's; a body as it comes.
+   */
+  fromClient(chunk: Buffer): Buffer {
     this.turn = 0;
-    if (this.clientOpaque) return;
+    if (this.clientOpaque) return chunk;
+    const forward: Buffer[] = [];
     let rest = chunk;
     while (rest.length > 0) {
       if (this.requestBodyLeft > 0) {
         const taken = Math.min(this.requestBodyLeft, rest.length);
         this.requestBodyLeft -= taken;
+        forward.push(rest.subarray(0, taken));
         rest = rest.subarray(taken);
         continue;
       }
@@ -272,17 +268,38 @@ class Tunnel {
       rest = Buffer.alloc(0);
       const end = this.request.indexOf('\r\n\r\n');
       if (end < 0) {
-        if (this.request.length > maxHead) this.clientOpaque = true;
-        return;
+        if (this.request.length > maxHead) this.passThrough(forward);
+        break;
       }
       const lines = this.request.subarray(0, end).toString('latin1').split('\r\n');
       const [method = '', path = ''] = (lines[0] ?? '').split(' ');
       this.sent.push({ method, path });
-      const length = headerValues(lines.slice(1), 'content-length')[0];
-      this.requestBodyLeft = Number(length ?? 0) || 0;
+      const headers = lines.slice(1).filter((line) => !/^host\s*:/i.test(line));
+      forward.push(
+        Buffer.from(
+          `${[lines[0], `Host: ${this.hostHeader}`, ...headers].join('\r\n')}\r\n\r\n`,
+          'latin1',
+        ),
+      );
       rest = this.request.subarray(end + 4);
       this.request = Buffer.alloc(0);
+      // A body in chunks (Playwright sends none): not followed, the rest passes as it comes.
+      if (/chunked/i.test(headerValues(headers, 'transfer-encoding').join(','))) {
+        this.request = rest;
+        this.passThrough(forward);
+        break;
+      }
+      const length = headerValues(headers, 'content-length')[0];
+      this.requestBodyLeft = Number(length ?? 0) || 0;
     }
+    return Buffer.concat(forward);
+  }
+
+  /** From here on the client's bytes are forwarded unread (the answers are still counted). */
+  private passThrough(forward: Buffer[]): void {
+    this.clientOpaque = true;
+    forward.push(this.request);
+    this.request = Buffer.alloc(0);
   }
 
   /** Bytes of the target: false when the answer went past the limit and the tunnel is cut. */

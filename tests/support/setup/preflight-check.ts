@@ -21,7 +21,7 @@ import { type APIRequestContext, type APIResponse, request } from '@playwright/t
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { authorizationName, lowerCaseAuthorizationName } from '../http/client.ts';
-import { startResponseGuard, warmUp } from '../http/response-guard.ts';
+import { startResponseGuard } from '../http/response-guard.ts';
 import { retryDelayMs } from '../http/throttle.ts';
 import { firstLine, transportCause } from '../http/transport-errors.ts';
 import type { ExchangeView } from '../reporting/failure-text.ts';
@@ -90,12 +90,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   const guard = await startResponseGuard(options.maxResponseBytes, {
     insecureTls: options.insecureTls,
   });
-  const context = await request.newContext({
-    // The certificate Playwright meets is the guard's own; the guard verifies the target's.
-    ignoreHTTPSErrors: true,
-    proxy: { server: guard.server },
-  });
-  await warmUp(context, guard);
+  const context = await request.newContext();
   const started = Date.now();
   const wait = { waitedMs: 0, requests: 0 };
   /** What each request got (the last one judged), also when one got no answer. */
@@ -103,7 +98,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   let finding: Finding | undefined;
   let name = authorizationName;
   const ask = async (spelling: string) => {
-    const answer = await fetchWaiting(context, url, spelling, options, wait);
+    const answer = await fetchWaiting(context, url, await guard.via(url), spelling, options, wait);
     answer.exchange.request = { method: 'GET', path, url: shown, auth: 'Bearer <API_KEY>' };
     if (spelling !== authorizationName) answer.exchange.request.authName = spelling;
     answer.exchange.text = scrub(answer.exchange.text);
@@ -202,6 +197,8 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
 async function fetchWaiting(
   context: APIRequestContext,
   url: string,
+  /** Where the request is sent: the guard's address for `url`. */
+  address: string,
   name: string,
   options: PreflightOptions,
   wait: { waitedMs: number; requests: number },
@@ -209,7 +206,7 @@ async function fetchWaiting(
   for (let attempt = 1; ; attempt++) {
     const started = Date.now();
     wait.requests++;
-    const response = await context.fetch(url, {
+    const response = await context.fetch(address, {
       headers: { accept: 'application/json', [name]: `Bearer ${options.apiKey}` },
       timeout: options.timeoutMs,
       maxRedirects: 0,

@@ -20,7 +20,7 @@ import type {
 import { idsAmong } from '../../../requirements/catalogue.ts';
 import { PetStoreClient } from '../http/client.ts';
 import { WorkerRequestContext } from '../http/request-context.ts';
-import { startResponseGuard, warmUp } from '../http/response-guard.ts';
+import { startResponseGuard } from '../http/response-guard.ts';
 import { RunState } from '../http/run-state.ts';
 import { checkFailure, exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
@@ -193,16 +193,7 @@ export const test = base.extend<
         insecureTls: settings.insecureTls,
       });
       const shared = new WorkerRequestContext(
-        async () => {
-          const context = await playwright.request.newContext({
-            // The certificate Playwright meets is the guard's own (it reads https answers to
-            // bound them); the guard verifies the target's, as strictly as Playwright would.
-            ignoreHTTPSErrors: true,
-            proxy: { server: guard.server },
-          });
-          await warmUp(context, guard);
-          return context;
-        },
+        () => playwright.request.newContext(),
         undefined,
         guard,
       );

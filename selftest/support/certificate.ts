@@ -1,6 +1,7 @@
 /**
- * A self-signed X.509 v3 certificate made in memory: Node makes keys but not certificates, and
- * the suite must not need the openssl command or keep a key in the repository. A small DER encoder
+ * A self-signed X.509 v3 certificate made in memory, for the self-tests' https targets: Node makes
+ * keys but not certificates, and the project must not need the openssl command or keep a key in
+ * the repository. A small DER encoder
  * writes the certificate (RFC 5280) for an EC P-256 key, signed with ECDSA and SHA-256.
  */
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
