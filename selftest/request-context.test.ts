@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { request } from '@playwright/test';
 import { PetStoreClient } from '../tests/support/http/client.ts';
 import { WorkerRequestContext } from '../tests/support/http/request-context.ts';
+import { type ResponseGuard, startResponseGuard } from '../tests/support/http/response-guard.ts';
 import { RunState, removeRunState } from '../tests/support/http/run-state.ts';
 
 const runId = `selftest-context-${process.pid}`;
@@ -21,15 +22,24 @@ const server = createServer((req, res) => {
   socket.number ??= ++connections;
   res.setHeader('content-type', 'application/json');
   if (req.url?.startsWith('/api/v1/cookie')) res.setHeader('set-cookie', 'session=s1; Path=/');
-  res.end(JSON.stringify({ connection: socket.number, cookie: req.headers.cookie ?? null }));
+  res.end(
+    JSON.stringify({
+      connection: socket.number,
+      cookie: req.headers.cookie ?? null,
+      host: req.headers.host,
+    }),
+  );
 });
 let baseUrl = '';
+let guard: ResponseGuard;
 
 before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  guard = await startResponseGuard(1_000_000, { insecureTls: false });
 });
 after(async () => {
+  await guard.close();
   removeRunState(runId);
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
@@ -40,7 +50,7 @@ async function aTest(
   shared: WorkerRequestContext,
   paths: string[],
   passed = true,
-): Promise<{ connection: number; cookie: string | null }[]> {
+): Promise<{ connection: number; cookie: string | null; host: string }[]> {
   const context = await shared.acquire();
   const client = new PetStoreClient(context, {
     baseUrl,
@@ -49,11 +59,15 @@ async function aTest(
     state: new RunState({ runId, baseUrl, maxPets: 10, pace: 0, maxWaitMs: 0 }),
     readOnly: false,
     maxResponseBytes: 1_000_000,
+    guard,
   });
   const seen = [];
   for (const path of paths) {
     const answer = await client.send('GET', path);
-    seen.push(JSON.parse(answer.text) as { connection: number; cookie: string | null });
+    assert.equal(answer.failure, undefined, `${path}: ${answer.failure}`);
+    seen.push(
+      JSON.parse(answer.text) as { connection: number; cookie: string | null; host: string },
+    );
   }
   shared.note(client.contextUse);
   await shared.release(passed);
@@ -63,10 +77,13 @@ async function aTest(
 test('tests of a worker share its context and connection while they leave nothing in it', async () => {
   const shared = new WorkerRequestContext(() => request.newContext());
   try {
-    const [first] = await aTest(shared, ['/pets']);
+    const [first, again] = await aTest(shared, ['/pets', '/pets']);
     const [second] = await aTest(shared, ['/pets']);
     assert.equal(shared.kept, true);
+    // Through the guard: its connection to the target is kept alive as Playwright's to it is.
+    assert.equal(again!.connection, first!.connection, 'one connection serves a test');
     assert.equal(second!.connection, first!.connection, 'the kept connection serves the next test');
+    assert.equal(first!.host, new URL(baseUrl).host, 'the target gets its own Host');
   } finally {
     await shared.dispose();
   }
