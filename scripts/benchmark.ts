@@ -20,7 +20,11 @@
  * reference this script starts (BASE_URL, as a user points it at staging), once as it is and once
  * with every answer delayed by 100 ms (the reference's latencyMs), each time a fresh one. The
  * answer-times on the critical path: (median wall with the delay - median wall without) / 0.1 s,
- * how many answers, one after another, the run waited for. And once, after the rounds: the suite
+ * how many answers, one after another, the run waited for. A third run of each round reaches the
+ * reference through a relay 100 ms away as a network is (network-delay.ts: a connection costs a
+ * round trip, every piece of data half of one): (its median wall - the median without) / 0.1 s is
+ * the round trips on the critical path, what the suite's connections cost included (information;
+ * the target is the answer-times'). And once, after the rounds: the suite
  * behind the rate-limited variation's gateway (25 requests a second), its time beside the floor
  * that rate sets (requests processed / rate; selftest/staging.test.ts bounds it by 1.3 times that
  * plus a one-test run).
@@ -43,6 +47,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import dotenv from 'dotenv';
 import { type ReferenceOptions, startReference } from '../reference/src/server.ts';
 import { RATE_PER_SECOND } from '../reference/src/variants/conformant/variations.ts';
+import { startDelayingRelay } from './network-delay.ts';
 import { suiteVariables } from './suite-variables.ts';
 
 export const target = 2.0;
@@ -235,20 +240,32 @@ async function remoteRun(
   reference: Omit<ReferenceOptions, 'apiKey'>,
   env: Record<string, string>,
   ticks: number,
+  /** A network's round trip between the suite and the target (network-delay.ts), if any. */
+  roundTripMs = 0,
 ): Promise<Measured & { counts: SummaryCounts & { throttled: number } }> {
   const target = await startReference({ ...reference, apiKey: remoteKey });
+  const url = new URL(target.baseUrl);
+  const relay = roundTripMs
+    ? await startDelayingRelay({ host: url.hostname, port: Number(url.port) }, roundTripMs)
+    : undefined;
+  if (relay) url.host = relay.authority;
   try {
     const before = summaryWritten();
     const run = await timed(
       name,
       [],
-      { ...env, BASE_URL: target.baseUrl, API_KEY: remoteKey },
+      {
+        ...env,
+        BASE_URL: relay ? url.href.replace(/\/$/, '') : target.baseUrl,
+        API_KEY: remoteKey,
+      },
       ticks,
     );
     const counts = summaryOfRun(before);
     const throttled = Number(JSON.parse(readFileSync(summaryFile, 'utf8')).throttled ?? 0);
     return { ...run, counts: { ...counts, throttled } };
   } finally {
+    await relay?.close();
     await target.close();
   }
 }
@@ -288,11 +305,13 @@ async function main(): Promise<void> {
   const withRemote = process.env.BENCH_REMOTE !== '0';
   const near = () => remoteRun('remote', { latencyMs: 0 }, env, ticks);
   const far = () => remoteRun(`remote, ${delayMs} ms`, { latencyMs: delayMs }, env, ticks);
+  const away = () => remoteRun(`remote, ${delayMs} ms away`, {}, env, ticks, delayMs);
 
   const floors: Measured[] = [];
   const fulls: (Measured & { counts: SummaryCounts })[] = [];
   const nears: Measured[] = [];
   const fars: Measured[] = [];
+  const aways: Measured[] = [];
   let limited: Awaited<ReturnType<typeof remoteRun>> | undefined;
   try {
     process.stderr.write('warm-up: floor, full run (not counted)\n');
@@ -305,9 +324,13 @@ async function main(): Promise<void> {
       let line = `round ${round}/${rounds}: floor ${a.wallS.toFixed(2)} s, full ${b.wallS.toFixed(2)} s`;
       if (withRemote) {
         // Alternated too, the order flipped every round: neither side always follows the other.
-        const pair = round % 2 ? [near, far] : [far, near];
-        for (const run of pair) (run === near ? nears : fars).push(await run());
-        line += `, remote ${nears.at(-1)!.wallS.toFixed(2)} s, with ${delayMs} ms ${fars.at(-1)!.wallS.toFixed(2)} s`;
+        const order = round % 2 ? [near, far, away] : [away, far, near];
+        for (const run of order) {
+          (run === near ? nears : run === far ? fars : aways).push(await run());
+        }
+        line +=
+          `, remote ${nears.at(-1)!.wallS.toFixed(2)} s, with ${delayMs} ms ` +
+          `${fars.at(-1)!.wallS.toFixed(2)} s, ${delayMs} ms away ${aways.at(-1)!.wallS.toFixed(2)} s`;
       }
       process.stderr.write(`${line}\n`);
     }
@@ -355,6 +378,7 @@ async function main(): Promise<void> {
   if (withRemote) {
     console.log(row('remote', nears));
     console.log(row('+100ms', fars));
+    console.log(row('away', aways));
   }
   console.log(`ratio: ${ratio.toFixed(2)} (target <= ${target.toFixed(2)})`);
   console.log(
@@ -372,6 +396,12 @@ async function main(): Promise<void> {
       `critical path: ${(added / (delayMs / 1000)).toFixed(1)} answer-times (target <= ` +
         `${criticalPathTarget}): a remote target (BASE_URL, default settings), the median ` +
         `wall with every answer ${delayMs} ms later minus the median without, over ${delayMs} ms`,
+    );
+    const away = median(aways.map((run) => run.wallS)) - median(nears.map((run) => run.wallS));
+    console.log(
+      `network: ${(away / (delayMs / 1000)).toFixed(1)} round trips on the critical path: the ` +
+        `same target ${delayMs} ms away as a network is (a connection costs a round trip, every ` +
+        `piece of data half of one), the median wall minus the median without, over ${delayMs} ms`,
     );
   }
   if (limited) {
