@@ -65,6 +65,8 @@ interface Origin {
   authority: string;
   /** The Host header a request to it carries (the port only when not the default). */
   hostHeader: string;
+  /** The path and query of the address it was read from. */
+  path: string;
 }
 
 function originOf(url: string): Origin | undefined {
@@ -78,7 +80,8 @@ function originOf(url: string): Origin | undefined {
   const https = parsed.protocol === 'https:';
   const port = Number(parsed.port || (https ? 443 : 80));
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-  return { https, host, port, authority: `${host}:${port}`, hostHeader: parsed.host };
+  const path = `${parsed.pathname}${parsed.search}`;
+  return { https, host, port, authority: `${host}:${port}`, hostHeader: parsed.host, path };
 }
 
 export async function startResponseGuard(
@@ -181,15 +184,14 @@ export async function startResponseGuard(
       const key = `${origin.https ? 'https' : 'http'}://${origin.authority}`;
       let local = listeners.get(key);
       if (!local) listeners.set(key, (local = listen(origin)));
-      const { pathname, search } = new URL(url);
-      return `${await local}${pathname}${search}`;
+      return `${await local}${origin.path}`;
     },
     cutOf(method, url) {
-      const authority = originOf(url)?.authority;
-      if (authority === undefined) return undefined;
-      const { pathname, search } = new URL(url);
+      const origin = originOf(url);
+      if (!origin) return undefined;
       return (
-        take(cutKey(method, authority, `${pathname}${search}`)) ?? take(cutKey('', authority, ''))
+        take(cutKey(method, origin.authority, origin.path)) ??
+        take(cutKey('', origin.authority, ''))
       );
     },
     connectErrorOf(url) {
