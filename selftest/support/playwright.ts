@@ -82,9 +82,16 @@ export interface ProcessResult {
 
 /**
  * Every setting of the suite empty (its default, which dotenv never replaces): a self-test's run
- * does what the self-test says, whatever the developer's shell or .env holds.
+ * does what the self-test says, whatever the developer's shell or .env holds. But the workers: one,
+ * unless the self-test asks for more (or for the user's default, with ''). Each worker costs more
+ * than a second of CPU to start, these runs share two cores with the mutation run, and one worker
+ * keeps up with a reference on this machine; a self-test that proves something of several workers,
+ * or times a run as a user starts it, says so.
  */
-const blankSettings = Object.fromEntries(suiteVariables.map((name) => [name, '']));
+const blankSettings = {
+  ...Object.fromEntries(suiteVariables.map((name) => [name, ''])),
+  CONFORMANCE_WORKERS: '1',
+};
 
 /**
  * Runs a node script of the project (its arguments) in a child process, on the suite's defaults
