@@ -31,7 +31,7 @@ import { leakForms, scanBytes, scanFolder } from './support/leak-scan.ts';
 import { spawnNode, spawnPlaywright } from './support/playwright.ts';
 
 const apiKey = 'dist-secret-Kq8vT3mZ';
-/** What these runs share; every other setting is left at its default (support/playwright.ts). */
+/** What these runs share; every other setting as support/playwright.ts leaves it (one worker). */
 const quiet: Record<string, string> = { API_KEY: apiKey, CI: '1' };
 
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Summary;

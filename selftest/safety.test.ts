@@ -35,7 +35,7 @@ const apiKey = 'safety-key-4e1f9c2ab7';
 /** The check each run against a hostile answer makes: one unauthenticated getPet. */
 const oneRequest = ['--grep', '@AUTH-BEFORE-EXISTENCE'];
 
-/** What these runs share; every other setting is left at its default (support/playwright.ts). */
+/** What these runs share; every other setting as support/playwright.ts leaves it (one worker). */
 const baseEnv: Record<string, string> = {
   API_KEY: apiKey,
   // The JSON results and the summary are what these checks read.
