@@ -81,20 +81,20 @@ export interface ProcessResult {
 }
 
 /**
- * Every setting of the suite empty (its default, which dotenv never replaces): a self-test's run
- * does what the self-test says, whatever the developer's shell or .env holds. But the workers: one,
- * unless the self-test asks for more (or for the user's default, with ''). Each worker costs more
- * than a second of CPU to start, these runs share two cores with the mutation run, and one worker
- * keeps up with a reference on this machine; a self-test that proves something of several workers,
- * or times a run as a user starts it, says so.
+ * The settings of a self-test's runs: every setting of the suite empty (its default, which dotenv
+ * never replaces), so that a run does what the self-test says, whatever the developer's shell or
+ * .env holds. But the workers: one, unless the self-test asks for more (or for the user's default,
+ * with ''). Each worker costs more than a second of CPU to start, these runs share two cores with
+ * the mutation run, and one worker keeps up with a reference on this machine; a self-test that
+ * proves something of several workers, or times a run as a user starts it, says so.
  */
-const blankSettings = {
+const runSettings = {
   ...Object.fromEntries(suiteVariables.map((name) => [name, ''])),
   CONFORMANCE_WORKERS: '1',
 };
 
 /**
- * Runs a node script of the project (its arguments) in a child process, on the suite's defaults
+ * Runs a node script of the project (its arguments) in a child process, on `runSettings`
  * but for `env`; killed after `timeoutMs`. `wrapper` is a command that runs node (e.g.
  * `/usr/bin/time -v`), its output included.
  */
@@ -108,7 +108,7 @@ export async function spawnNode(
   const [command, ...before] = [...wrapper, process.execPath];
   const child = spawn(command!, [...before, ...args], {
     cwd: projectRoot,
-    env: { ...process.env, ...blankSettings, ...env, FORCE_COLOR: '0' },
+    env: { ...process.env, ...runSettings, ...env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
