@@ -4,6 +4,9 @@
  * - the write budget: each create request appends a byte to one file, each create the target did
  *   not process (it asked to wait) a byte to another; appends are atomic, so the sizes count
  *   them across processes, at the cost of one append and one stat;
+ * - the ids the creates were answered with (201), a line each: read only when an answer shows
+ *   something amiss under an id (one id listed twice, a created pet read back otherwise), to tell
+ *   two creates given one id from a pet listed twice or not kept;
  * - signals, rare and read before every request: a pause the target asked for (a 429, or a 503
  *   with Retry-After), the operations that stopped answering; and, with a pace, the next free
  *   slot. These are changed under a lock (a directory, whose creation is atomic) and replaced
@@ -93,6 +96,7 @@ export interface RunStateOptions {
 export class RunState {
   private readonly creates: string;
   private readonly released: string;
+  private readonly createdIds: string;
   private readonly signals: string;
   private readonly lock: string;
 
@@ -101,6 +105,7 @@ export class RunState {
     const prefix = statePrefix(options.runId, options.baseUrl);
     this.creates = `${prefix}.creates`;
     this.released = `${prefix}.released`;
+    this.createdIds = `${prefix}.ids`;
     this.signals = `${prefix}.json`;
     this.lock = `${prefix}.lock`;
   }
@@ -164,6 +169,23 @@ export class RunState {
   /** A create the target did not process (it asked to wait): it does not count. */
   releaseCreate(): void {
     appendFileSync(this.released, '.');
+  }
+
+  /** A create was answered 201 with this id (any worker of the run). */
+  noteCreated(id: bigint): void {
+    appendFileSync(this.createdIds, `${id}\n`);
+  }
+
+  /** How many creates of this run, in all its workers, were answered with this id. */
+  timesCreated(id: bigint): number {
+    let text: string;
+    try {
+      text = readFileSync(this.createdIds, 'utf8');
+    } catch {
+      return 0;
+    }
+    const line = String(id);
+    return text.split('\n').filter((each) => each === line).length;
   }
 
   /** Records whether a request of this operation was answered at all (false: it timed out). */

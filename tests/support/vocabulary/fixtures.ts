@@ -29,6 +29,7 @@ import { settings } from '../setup/settings.ts';
 import type { Target } from '../setup/targets.ts';
 import { Advisor } from './advisory.ts';
 import { knownFailureOf } from './known-failures.ts';
+import { followRunCreates } from './known-pets.ts';
 import { expect } from './matchers.ts';
 import { Pets, type StoreFloor } from './pets.ts';
 
@@ -104,20 +105,22 @@ export const test = base.extend<
   target: [settings.targets[0]!, { option: true, scope: 'worker' }],
 
   runState: [
-    async ({ target }, use) =>
-      use(
-        new RunState({
-          runId: settings.runId,
-          baseUrl: target.baseUrl,
-          maxPets: budgetShare(),
-          budgetText:
-            settings.shard.total > 1
-              ? `this shard (${settings.shard.current} of ${settings.shard.total}) may send at most ${budgetShare()} of the run's ${settings.maxPets}`
-              : `this run may send at most ${settings.maxPets}`,
-          pace: settings.pace,
-          maxWaitMs: settings.maxWaitMs,
-        }),
-      ),
+    async ({ target }, use) => {
+      const state = new RunState({
+        runId: settings.runId,
+        baseUrl: target.baseUrl,
+        maxPets: budgetShare(),
+        budgetText:
+          settings.shard.total > 1
+            ? `this shard (${settings.shard.current} of ${settings.shard.total}) may send at most ${budgetShare()} of the run's ${settings.maxPets}`
+            : `this run may send at most ${settings.maxPets}`,
+        pace: settings.pace,
+        maxWaitMs: settings.maxWaitMs,
+      });
+      // Two pets under one id are told from one pet listed twice by every create of the run.
+      followRunCreates(state);
+      await use(state);
+    },
     { scope: 'worker', box: 'self' },
   ],
 
