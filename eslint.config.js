@@ -6,7 +6,7 @@ const togetherMessage =
   'Use together(): with Promise.all a failure ends the test while sibling requests are in flight.';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'reports/', 'test-results/'] },
+  { ignores: ['node_modules/', 'reports/', 'test-results/', 'dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

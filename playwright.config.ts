@@ -14,6 +14,9 @@ import { runFacts, settings } from './tests/support/setup/settings.ts';
 import type { Target } from './tests/support/setup/targets.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+// The support modules as this configuration finds them: TypeScript in a checkout, JavaScript as
+// built for the installed package (dist/), which Playwright does not transpile under node_modules.
+const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 // Node 22.1 and later keep a compile cache on request (module.enableCompileCache, documented):
 // Playwright's own bundles, several megabytes compiled again by every worker, load from it. The
@@ -27,7 +30,7 @@ if (compileCache) process.env.NODE_COMPILE_CACHE ??= compileCache;
 // see it (see its header; the preflight refuses to run without it). Reports go to reports/, or
 // CONFORMANCE_REPORT_DIR. A shard of a run (--shard=K/N) also leaves a blob report for the merge.
 const reporter: ReporterDescription[] = [
-  [here('./tests/support/reporting/redacting-reporter.ts')],
+  [here(`./tests/support/reporting/redacting-reporter${ext}`)],
   [process.env.CI ? 'dot' : 'list'],
   // CONFORMANCE_REPORTS chooses among these (default: all three); the summary is always written.
   ...settings.reports.map((format): ReporterDescription => {
@@ -37,7 +40,7 @@ const reporter: ReporterDescription[] = [
   ...(settings.shard.total > 1
     ? ([['blob', { outputDir: reportPaths.blob }]] as ReporterDescription[])
     : []),
-  [here('./tests/support/reporting/conformance-reporter.ts')],
+  [here(`./tests/support/reporting/conformance-reporter${ext}`)],
 ];
 
 export default defineConfig<object, { target: Target }>({
@@ -56,7 +59,7 @@ export default defineConfig<object, { target: Target }>({
   // The whole run, preflight included: a target that stalls cannot hold a CI job for hours.
   globalTimeout: settings.runTimeoutMs,
   // Before any test: the reporters, then one request per target (see setup/preflight.ts).
-  globalSetup: here('./tests/support/setup/preflight.ts'),
+  globalSetup: here(`./tests/support/setup/preflight${ext}`),
   forbidOnly: true,
   reporter,
   // The run's facts (target, run id, seed), for the reports: carried in the run, not read again.

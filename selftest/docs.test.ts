@@ -21,7 +21,7 @@ function markdownFiles(folder = ''): string[] {
   return readdirSync(join(projectRoot, folder), { withFileTypes: true }).flatMap((entry) => {
     const path = folder ? `${folder}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
-      return /^(node_modules|reports|test-results|\..*)$/.test(entry.name)
+      return /^(node_modules|dist|reports|test-results|\..*)$/.test(entry.name)
         ? []
         : markdownFiles(path);
     }

@@ -118,7 +118,7 @@ const internals: [string, RegExp][] = [
 ];
 
 /** The project's code: what a grep for those internals reads. */
-const codePlaces = ['tests', 'scripts', 'reference', 'selftest', 'playwright.config.ts'];
+const codePlaces = ['tests', 'cli', 'scripts', 'reference', 'selftest', 'playwright.config.ts'];
 
 function codeFiles(): string[] {
   return codePlaces.flatMap((place) =>

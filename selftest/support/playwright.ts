@@ -96,18 +96,19 @@ const runSettings = {
 /**
  * Runs a node script of the project (its arguments) in a child process, on `runSettings`
  * but for `env`; killed after `timeoutMs`. `wrapper` is a command that runs node (e.g.
- * `/usr/bin/time -v`), its output included.
+ * `/usr/bin/time -v`), its output included. It runs in the project's folder unless `cwd` says.
  */
 export async function spawnNode(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 300_000,
   wrapper: string[] = [],
+  cwd = projectRoot,
 ): Promise<ProcessResult> {
   const started = Date.now();
   const [command, ...before] = [...wrapper, process.execPath];
   const child = spawn(command!, [...before, ...args], {
-    cwd: projectRoot,
+    cwd,
     env: { ...process.env, ...runSettings, ...env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

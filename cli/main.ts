@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+/**
+ * The `petstore-conformance` command (package.json `bin`): checks a target, serves the bundled
+ * reference, or compares two runs. See usage.ts for the options and exit codes.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { check } from './check.ts';
+import { compare } from './compare.ts';
+import { exitCodes } from './exit-codes.ts';
+import { serve } from './serve.ts';
+import { UsageError, helpText } from './usage.ts';
+
+const version: string = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+).version;
+
+async function main(argv: string[]): Promise<number> {
+  // Everything after `--` is Playwright's.
+  const cut = argv.indexOf('--');
+  const own = cut < 0 ? argv : argv.slice(0, cut);
+  const playwrightArgs = cut < 0 ? [] : argv.slice(cut + 1);
+  if (own.some((arg) => arg === '--api-key' || arg.startsWith('--api-key='))) {
+    throw new UsageError(
+      '--api-key is refused: a key on the command line shows in process lists and CI logs. ' +
+        "Set API_KEY in the environment (from your CI system's secret store) or in .env in the " +
+        'current folder.',
+    );
+  }
+  const { values, positionals } = parseArgs({
+    args: own,
+    allowPositionals: true,
+    options: {
+      'base-url': { type: 'string' },
+      'read-only': { type: 'boolean' },
+      'report-dir': { type: 'string' },
+      grep: { type: 'string' },
+      targets: { type: 'string' },
+      shard: { type: 'string' },
+      workers: { type: 'string' },
+      port: { type: 'string' },
+      'base-path': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(helpText);
+    return 0;
+  }
+  if (values.version) {
+    console.log(version);
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  const only = (allowed: string[], what: string) => {
+    const given = Object.keys(values).filter((name) => !allowed.includes(name));
+    if (given.length > 0) throw new UsageError(`${what} takes no --${given.join(', --')}`);
+  };
+  if (command === 'serve') {
+    only(['port', 'base-path'], 'serve');
+    if (rest.length > 0 || playwrightArgs.length > 0)
+      throw new UsageError('serve takes no arguments');
+    await serve({ port: values.port, basePath: values['base-path'] });
+    return -1;
+  }
+  if (command === 'compare') {
+    only([], 'compare');
+    if (rest.length !== 2) throw new UsageError('compare takes two conformance.json files');
+    return compare(rest[0]!, rest[1]!);
+  }
+  if (command !== undefined) {
+    throw new UsageError(`unknown command "${command}" (commands: serve, compare)`);
+  }
+  only(['base-url', 'read-only', 'report-dir', 'grep', 'targets', 'shard', 'workers'], 'a check');
+  return check({
+    baseUrl: values['base-url'],
+    readOnly: values['read-only'],
+    reportDir: values['report-dir'],
+    grep: values.grep,
+    targets: values.targets,
+    shard: values.shard,
+    workers: values.workers,
+    playwrightArgs,
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // serve keeps running; every other command ends with its code.
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    const usage =
+      error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    console.error(
+      `petstore-conformance: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    if (usage) console.error("Run 'petstore-conformance --help' for the options.");
+    process.exitCode = usage ? exitCodes.usage : exitCodes.incomplete;
+  },
+);

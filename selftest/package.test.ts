@@ -1,0 +1,235 @@
+/**
+ * The suite as its users get it: `npm pack` (which builds dist/ through prepack), the tarball
+ * installed into an empty folder outside the checkout, and its command run there, as a team that
+ * never cloned this repository runs it. Each exit code a CI system branches on is met once:
+ * 0 against the bundled reference and against `serve`, 1 against a faulty target (the broken
+ * requirement named), 2 when the preflight stops the run, 3 for a bad setting and for a key on the
+ * command line. Reports land in the current folder, never inside node_modules; `.env` is read from
+ * the current folder; `compare` tells what changed between two summaries.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
+import { suiteVariables } from '../scripts/suite-variables.ts';
+import { leakForms, scanFolder } from './support/leak-scan.ts';
+import { type ProcessResult, projectRoot, spawnNode } from './support/playwright.ts';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const home = mkdtempSync(join(tmpdir(), 'petstore-package-'));
+const user = join(home, 'user');
+const bin = join(user, 'node_modules/petstore-conformance/dist/cli/main.js');
+const installed = join(user, 'node_modules/petstore-conformance');
+const version: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
+
+let tarball = '';
+let packed: { path: string }[] = [];
+let faulty: ReferenceHandle;
+const faultyKey = 'pkg-fault-key-7c2d91';
+
+/** The installed command, in the user's folder; killed after a minute. */
+function command(args: string[], env: Record<string, string> = {}): Promise<ProcessResult> {
+  return spawnNode([bin, ...args], { CI: '1', ...env }, 60_000, [], user);
+}
+
+before(async () => {
+  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', home], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // npm prints prepack's own output before the JSON on stdout.
+  const [report] = JSON.parse(out.slice(out.indexOf('\n[') + 1)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  tarball = join(home, report!.filename);
+  packed = report!.files;
+  mkdirSync(user);
+  execFileSync(npm, ['init', '-y'], { cwd: user, stdio: 'ignore' });
+  // The dependencies come from npm's cache where `npm ci` left them: offline when it can be.
+  execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+    cwd: user,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  faulty = await startReference({ apiKey: faultyKey, variant: 'list-default-10' });
+});
+
+after(async () => {
+  await faulty?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+test('the tarball carries the built suite, the reference, the schemas, the catalogue and the docs, and no self-test, under 5 MB', () => {
+  const paths = packed.map((file) => file.path);
+  for (const wanted of [
+    'dist/cli/main.js',
+    'dist/playwright.config.js',
+    'dist/tests/listPets.spec.js',
+    'dist/reference/src/server.js',
+    'dist/requirements/catalogue.json',
+    'dist/schemas/Pet.json',
+    'README.md',
+    'docs/configuration.md',
+  ]) {
+    assert.ok(paths.includes(wanted), `${wanted} is not in the tarball`);
+  }
+  const strays = paths.filter((path) => /^(selftest|scripts)\/|\.ts$/.test(path));
+  assert.deepEqual(strays, [], 'self-tests, scripts or TypeScript sources in the tarball');
+  assert.ok(statSync(tarball).size < 5 * 1024 * 1024, `${tarball} is 5 MB or more`);
+});
+
+test('--version and --help', async () => {
+  const shown = await command(['--version']);
+  assert.equal(shown.exitCode, 0, shown.output);
+  assert.equal(shown.output.trim(), version);
+  const help = await command(['--help']);
+  assert.equal(help.exitCode, 0, help.output);
+  for (const option of ['--base-url', '--read-only', '--report-dir', '--grep', '--targets']) {
+    assert.ok(help.output.includes(option), `--help does not name ${option}`);
+  }
+  for (const line of ['0  conformant', '1  not conformant', '2  incomplete', '3  a usage']) {
+    assert.ok(help.output.includes(line), `--help does not explain exit code "${line}"`);
+  }
+});
+
+test('against the bundled reference: exit 0, the reports in the current folder, nothing written inside node_modules', async () => {
+  const run = await command([]);
+  assert.equal(run.exitCode, 0, run.output);
+  assert.match(run.output, /Conformance: (\d+) of \1 requirements passed\./);
+  for (const report of ['conformance.json', 'conformance.html', 'html/index.html', 'junit.xml']) {
+    assert.ok(existsSync(join(user, 'conformance-reports', report)), `no ${report}`);
+  }
+  for (const stray of ['reports', 'test-results', 'conformance-reports']) {
+    assert.ok(!existsSync(join(installed, stray)), `the run wrote ${stray} inside node_modules`);
+  }
+});
+
+test('against a faulty target: exit 1, the broken requirement named, the key nowhere', async () => {
+  const run = await command(
+    ['--base-url', faulty.baseUrl, '--report-dir', 'faulty', '--workers', '2'],
+    { API_KEY: faultyKey },
+  );
+  assert.equal(run.exitCode, 1, run.output);
+  assert.match(run.output, /1 failed \(failed: LIST-LIMIT-DEFAULT\)/);
+  assert.match(run.output, /petstore-conformance: exit 1, not conformant/);
+  const forms = leakForms(faultyKey);
+  assert.deepEqual(scanFolder(join(user, 'faulty'), forms), []);
+  assert.ok(!run.output.includes(faultyKey), 'the key is in the output');
+});
+
+test('compare: what the faulty target newly fails, exit 1; the other way round, newly passed, exit 0', async () => {
+  const [clean, broken] = ['conformance-reports', 'faulty'].map((dir) =>
+    join(user, dir, 'conformance.json'),
+  );
+  const worse = await command(['compare', clean!, broken!]);
+  assert.equal(worse.exitCode, 1, worse.output);
+  assert.match(worse.output, /Newly failed \(1\)\n {2}LIST-LIMIT-DEFAULT\n/);
+  const better = await command(['compare', broken!, clean!]);
+  assert.equal(better.exitCode, 0, better.output);
+  assert.match(better.output, /Newly failed \(0\)\nNewly passed \(1\)\n {2}LIST-LIMIT-DEFAULT\n/);
+});
+
+test('a preflight stop: exit 2', async () => {
+  // A port that was listening a moment ago and is closed now: nothing answers there.
+  const gone = await startReference({ apiKey: 'gone-key-1' });
+  await gone.close();
+  const run = await command(['--base-url', gone.baseUrl, '--report-dir', 'stopped'], {
+    API_KEY: 'gone-key-1',
+  });
+  assert.equal(run.exitCode, 2, run.output);
+  assert.match(run.output, /Preflight failed: the target is unreachable/);
+});
+
+test('a bad setting, a key on the command line, an unknown option: exit 3, nothing sent', async () => {
+  let requests = 0;
+  const listener = createServer((_, response) => {
+    requests += 1;
+    response.end();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const target = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/api/v1`;
+  try {
+    const badRate = await command(['--base-url', target], {
+      API_KEY: 'pkg-any-key-31',
+      CONFORMANCE_RATE: '-1',
+    });
+    assert.equal(badRate.exitCode, 3, badRate.output);
+    assert.match(badRate.output, /CONFORMANCE_RATE must be a number above 0/);
+    const keyed = await command(['--base-url', target, '--api-key', 'cmdline-key-55']);
+    assert.equal(keyed.exitCode, 3, keyed.output);
+    assert.match(keyed.output, /--api-key is refused: .*process lists.*API_KEY/s);
+    const unknown = await command(['--base-url', target, '--no-such-option']);
+    assert.equal(unknown.exitCode, 3, unknown.output);
+    assert.match(unknown.output, /Unknown option '--no-such-option'/);
+    assert.equal(requests, 0, 'a request reached the target');
+  } finally {
+    listener.closeAllConnections();
+    await new Promise((resolve) => listener.close(resolve));
+  }
+});
+
+test('serve, then a run against it with the target in .env: exit 0', async () => {
+  const server = spawn(
+    process.execPath,
+    [bin, 'serve', '--port', '0', '--base-path', '/deep/x/v1'],
+    {
+      cwd: user,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  try {
+    let said = '';
+    const banner = await new Promise<string>((resolve, reject) => {
+      server.stdout.on('data', (chunk) => {
+        said += chunk;
+        if (/API key: \S+\n/.test(said)) resolve(said);
+      });
+      server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${said}`)));
+    });
+    const url = /listening at (\S+)/.exec(banner)![1]!;
+    const key = /API key: (\S+)/.exec(banner)![1]!;
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/deep\/x\/v1$/);
+    writeFileSync(join(user, '.env'), `BASE_URL=${url}\nAPI_KEY=${key}\n`);
+    // No setting of the suite in the environment at all (an empty one is one dotenv never
+    // replaces): the target and key come from .env alone.
+    const unset = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !suiteVariables.includes(name)),
+    );
+    const fromEnv = await new Promise<ProcessResult>((resolve) => {
+      const started = Date.now();
+      const child = spawn(process.execPath, [bin, '--report-dir', 'served'], {
+        cwd: user,
+        env: { ...unset, CI: '1', FORCE_COLOR: '0', CONFORMANCE_WORKERS: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ exitCode: code ?? -1, output, durationMs: Date.now() - started });
+      });
+    });
+    assert.equal(fromEnv.exitCode, 0, fromEnv.output);
+    const summary = JSON.parse(readFileSync(join(user, 'served/conformance.json'), 'utf8'));
+    assert.equal(summary.target, url);
+  } finally {
+    server.kill('SIGTERM');
+    rmSync(join(user, '.env'), { force: true });
+  }
+});
