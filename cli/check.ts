@@ -4,14 +4,12 @@
  * before anything is sent, then Playwright runs the suite as built beside this file, writing every
  * report under the current folder. The exit code is read from the summary (exit-codes.ts).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Outcome, exitCodes, isOverview, outcomeOf, worstOf } from './exit-codes.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
 import { SetupError } from '../tests/support/setup/setup-error.ts';
+import { runPlaywright } from './suite.ts';
 import { UsageError } from './usage.ts';
 
 export interface CheckOptions {
@@ -25,10 +23,6 @@ export interface CheckOptions {
   /** Everything after `--`, for Playwright. */
   playwrightArgs: string[];
 }
-
-// The configuration as this file finds it: TypeScript in a checkout, JavaScript when built.
-const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const config = fileURLToPath(new URL(`../playwright.config${ext}`, import.meta.url));
 
 /**
  * The settings the options stand for. `.env` in the current folder is read first (as the suite
@@ -105,31 +99,19 @@ export async function check(options: CheckOptions): Promise<number> {
   // A summary left by an earlier run must not stand for this one's verdict.
   rmSync(join(reportDir, 'conformance.json'), { force: true });
 
-  const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const args = [
-    playwright,
-    'test',
-    '--config',
-    config,
+  const exited = await runPlaywright('test', [
     // Playwright's own scratch folder, beside the reports: never inside node_modules.
     '--output',
     join(reportDir, 'test-results'),
     ...(options.grep !== undefined ? ['--grep', options.grep] : []),
     ...(options.shard !== undefined ? [`--shard=${options.shard}`] : []),
     ...options.playwrightArgs,
-  ];
-  const child = spawn(process.execPath, args, { stdio: 'inherit' });
-  // Ctrl-C reaches the whole foreground group; a TERM sent to this process alone is passed on.
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on('SIGTERM', forward);
-  process.on('SIGINT', () => {});
-  const exited = await new Promise<number | null>((done) => {
-    child.on('exit', (code) => done(code));
-    child.on('error', () => done(null));
-  });
-  process.off('SIGTERM', forward);
+  ]);
+  return report(outcomeOfRun(reportDir), exited);
+}
 
-  const outcome = outcomeOfRun(reportDir);
+/** Prints the exit code and why; Playwright's own failure is never read as conformance. */
+export function report(outcome: Outcome, exited: number | null): number {
   // Playwright's own failure with every requirement passed (a check charged to none, a reporter
   // error) is not a verdict of conformance: the run is reported incomplete.
   if (outcome.code === exitCodes.conformant && exited !== 0) {

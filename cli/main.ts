@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { check } from './check.ts';
 import { compare } from './compare.ts';
 import { exitCodes } from './exit-codes.ts';
+import { merge } from './merge.ts';
 import { serve } from './serve.ts';
 import { UsageError, helpText } from './usage.ts';
 
@@ -69,8 +70,14 @@ async function main(argv: string[]): Promise<number> {
     if (rest.length !== 2) throw new UsageError('compare takes two conformance.json files');
     return compare(rest[0]!, rest[1]!);
   }
+  if (command === 'merge') {
+    only(['report-dir'], 'merge');
+    if (rest.length !== 1)
+      throw new UsageError("merge takes the folder of the shards' blob reports");
+    return merge(rest[0], values['report-dir']);
+  }
   if (command !== undefined) {
-    throw new UsageError(`unknown command "${command}" (commands: serve, compare)`);
+    throw new UsageError(`unknown command "${command}" (commands: serve, compare, merge)`);
   }
   only(['base-url', 'read-only', 'report-dir', 'grep', 'targets', 'shard', 'workers'], 'a check');
   return check({

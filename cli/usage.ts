@@ -7,6 +7,7 @@ export class UsageError extends Error {
 export const helpText = `Usage: petstore-conformance [options] [-- playwright-options]
        petstore-conformance serve [--port N] [--base-path /api/v1]
        petstore-conformance compare <earlier conformance.json> <later conformance.json>
+       petstore-conformance merge <folder of blob reports> [--report-dir <dir>]
 
 Checks an implementation of the Pet Store Service Interface 1.0.0, requirement by requirement.
 Without a target it checks the bundled reference implementation.
@@ -32,6 +33,8 @@ Commands:
                        developers; prints its URL and the key it made up for this start
   compare              what changed between two runs' conformance.json: newly failed, newly
                        passed, still failing; exits 1 only when something newly failed
+  merge                the blob reports of a sharded run (each shard's <report dir>/blob/, the
+                       same CONFORMANCE_RUN_ID on every machine) into the reports of one run
 
 Exit codes:
   0  conformant: every requirement checked passed (those left out on purpose, by --read-only or

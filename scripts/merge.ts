@@ -4,33 +4,17 @@
  * in reports/blob/) into the report folder, exactly as one unsharded run would have written it:
  * conformance.json and .html (one verdict per requirement), Playwright's HTML report, JUnit XML
  * and JSON. The run's facts (target, run id, seed, settings) come from the blobs; merging needs
- * no target and no key.
+ * no target and no key. The installed command's `merge` is the same (cli/merge.ts).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { mergeReports } from '../cli/merge.ts';
+import { UsageError } from '../cli/usage.ts';
 
-const projectRoot = fileURLToPath(new URL('../', import.meta.url));
-const folder = process.argv[2];
-
-if (!folder || !existsSync(folder) || !readdirSync(folder).some((name) => name.endsWith('.zip'))) {
-  console.error(
-    `Usage: npm run merge -- <folder holding every shard's blob report (*.zip)>\n` +
-      `Each shard leaves its blob in reports/blob/ (or CONFORMANCE_REPORT_DIR/blob/); ` +
-      `${folder ? `"${folder}" holds none.` : 'no folder was given.'}`,
-  );
-  process.exit(2);
-}
-
-const run = spawnSync(
-  process.execPath,
-  [
-    `${projectRoot}node_modules/@playwright/test/cli.js`,
-    'merge-reports',
-    '--config',
-    `${projectRoot}playwright.config.ts`,
-    folder,
-  ],
-  { stdio: 'inherit', env: process.env },
+mergeReports(process.argv[2]).then(
+  (code) => process.exit(code ?? 1),
+  (error: unknown) => {
+    console.error(
+      error instanceof UsageError ? `Usage: npm run merge -- <folder>\n${error.message}` : error,
+    );
+    process.exit(2);
+  },
 );
-process.exit(run.status ?? 1);

@@ -5,15 +5,18 @@
  * 0 against the bundled reference and against `serve`, 1 against a faulty target (the broken
  * requirement named), 2 when the preflight stops the run, 3 for a bad setting and for a key on the
  * command line. Reports land in the current folder, never inside node_modules; `.env` is read from
- * the current folder; `compare` tells what changed between two summaries.
+ * the current folder; two shards merge into one run's reports; `compare` tells what changed
+ * between two summaries.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -141,6 +144,32 @@ test('compare: what the faulty target newly fails, exit 1; the other way round, 
   const better = await command(['compare', broken!, clean!]);
   assert.equal(better.exitCode, 0, better.output);
   assert.match(better.output, /Newly failed \(0\)\nNewly passed \(1\)\n {2}LIST-LIMIT-DEFAULT\n/);
+});
+
+test('two shards of one run, then merge: the reports of one run, exit 0', async () => {
+  const shared = await startReference({ apiKey: 'pkg-shard-key-4', seedPets: 120 });
+  try {
+    const shard = (part: string) =>
+      command(['--base-url', shared.baseUrl, '--shard', part, '--report-dir', `shard-${part[0]}`], {
+        API_KEY: 'pkg-shard-key-4',
+        CONFORMANCE_RUN_ID: 'pkgshard',
+      });
+    const [first, second] = [await shard('1/2'), await shard('2/2')];
+    for (const run of [first, second]) assert.notEqual(run.exitCode, 1, run.output);
+    const blobs = join(user, 'blobs');
+    mkdirSync(blobs);
+    for (const part of ['1', '2']) {
+      for (const name of readdirSync(join(user, `shard-${part}`, 'blob'))) {
+        copyFileSync(join(user, `shard-${part}`, 'blob', name), join(blobs, name));
+      }
+    }
+    const merged = await command(['merge', blobs, '--report-dir', 'merged']);
+    assert.equal(merged.exitCode, 0, merged.output);
+    assert.match(merged.output, /Conformance: (\d+) of \1 requirements passed\./);
+    assert.ok(existsSync(join(user, 'merged', 'conformance.html')));
+  } finally {
+    await shared.close();
+  }
 });
 
 test('a preflight stop: exit 2', async () => {
