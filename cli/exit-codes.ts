@@ -56,7 +56,7 @@ export function outcomeOf(summary: Summary): Outcome {
     code: exitCodes.conformant,
     why:
       leftOut > 0
-        ? `${who}conformant in the ${counts.passed} requirements checked (${leftOut} not run)`
+        ? `${who}conformant in every requirement checked (${counts.passed} passed, ${leftOut} not run)`
         : `${who}conformant (${counts.passed} of ${counts.total} requirements passed)`,
   };
 }

@@ -211,7 +211,7 @@ test('a bad setting, a key on the command line, an unknown option: exit 3, nothi
   }
 });
 
-test('serve, then a run against it with the target in .env: exit 0', async () => {
+test('serve, then runs against it: with the target in .env, and of one requirement: exit 0', async () => {
   const server = spawn(
     process.execPath,
     [bin, 'serve', '--port', '0', '--base-path', '/deep/x/v1'],
@@ -257,6 +257,15 @@ test('serve, then a run against it with the target in .env: exit 0', async () =>
     assert.equal(fromEnv.exitCode, 0, fromEnv.output);
     const summary = JSON.parse(readFileSync(join(user, 'served/conformance.json'), 'utf8'));
     assert.equal(summary.target, url);
+    // One requirement's checks: the others are not run, on purpose, and that is no failure.
+    const one = await command(['--base-url', url, '--grep', '@LIST-LIMIT-DEFAULT'], {
+      API_KEY: key,
+    });
+    assert.equal(one.exitCode, 0, one.output);
+    assert.match(
+      one.output,
+      /exit 0, conformant in every requirement checked \(1 passed, \d+ not run\)/,
+    );
   } finally {
     server.kill('SIGTERM');
     rmSync(join(user, '.env'), { force: true });
