@@ -86,9 +86,11 @@ export function outcomeOfRun(reportDir: string): Outcome {
       ? outcomeOf(readJson(path) as Summary)
       : { code: exitCodes.incomplete, why: `${target.name}: incomplete (no summary)` };
   });
-  return outcomes.length > 0
-    ? worstOf(outcomes)
-    : { code: exitCodes.incomplete, why: 'incomplete (no target was checked)' };
+  if (outcomes.length === 0) {
+    return { code: exitCodes.incomplete, why: 'incomplete (no target was checked)' };
+  }
+  const worst = worstOf(outcomes);
+  return { code: worst.code, why: `${outcomes.length} targets, the worst ${worst.why}` };
 }
 
 /** Runs the suite; resolves to the exit code. */
