@@ -42,6 +42,11 @@ export interface NewPet {
 export const authorizationName = 'Authorization';
 /** The other spelling of the name a target meets: the one every HTTP/2 client sends. */
 export const lowerCaseAuthorizationName = 'authorization';
+/**
+ * A third spelling, in capitals: a lookup that tries the two usual spellings one after the other
+ * (PHP's `$headers['Authorization'] ?? $headers['authorization']`) still reads names by case.
+ */
+export const upperCaseAuthorizationName = 'AUTHORIZATION';
 
 /**
  * How a request authenticates: the configured key, none, or a given Authorization header (`name`:
