@@ -77,6 +77,8 @@ export interface ClientOptions {
   authorizationName?: string;
   /** The gateway every request goes through, which cuts an answer past the limit. */
   guard?: ResponseGuard;
+  /** The run's marker, which every name the suite makes carries: a pet without it is recorded. */
+  petNamePrefix?: string;
 }
 
 export const readOnlySkipReason =
@@ -136,6 +138,11 @@ export class PetStoreClient {
   readonly exchanges: ApiResponse[] = [];
   readonly counts: ClientCounts = { requests: 0, petsCreated: 0, throttled: 0, pausedMs: 0 };
   /**
+   * The ids of pets created whose body did not carry the run's marker (an empty name cannot):
+   * reported by id, since a staging owner cannot find them by name.
+   */
+  readonly unmarkedPets: bigint[] = [];
+  /**
    * What this client's requests left in the request context, every answer counted (also those
    * that asked to wait): whether the context may serve the next test (request-context.ts).
    */
@@ -178,6 +185,10 @@ export class PetStoreClient {
         // listed twice by this record (vocabulary/known-pets.ts).
         const id = createdId(response);
         if (id !== undefined) this.options.state.noteCreated(id);
+        const marker = this.options.petNamePrefix;
+        if (id !== undefined && marker && !response.request.body?.includes(marker)) {
+          this.unmarkedPets.push(id);
+        }
       }
       return response;
     } catch (error) {

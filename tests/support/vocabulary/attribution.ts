@@ -172,15 +172,49 @@ export function errorBodyProblems(response: ApiResponse): Problem[] {
   return unique(problems);
 }
 
-/** A Pet body: each violation charged to its field's requirement; the pet when it is one. */
-export function petBodyProblems(response: ApiResponse): { problems: Problem[]; pet?: Pet } {
+/**
+ * Who answers for a Pet's name that is no string (null, absent): PET-SHAPE, unless the pet is one
+ * the run created, with a string name. Then it is a name not kept: `requirement` (CREATE-ECHO in
+ * the 201 answer, CREATE-PERSIST when read back), against the name `sent`; null: a pet of another
+ * worker, whose own checks hold it to its name (a list that shows it charges nothing).
+ */
+export type NameKeeper =
+  { requirement: RequirementId; sent: string; where?: string } | null | undefined;
+
+/** A name violation of a pet the run created, as its keeper answers for it; undefined otherwise. */
+function nameNotKept(
+  violation: Violation,
+  pet: JsonValue | undefined,
+  keeper: NameKeeper,
+  where: string,
+): Problem | null | undefined {
+  if (violation.field !== 'name' || keeper === undefined) return undefined;
+  if (keeper === null) return null;
+  const name = (pet as Record<string, JsonValue> | null)?.name;
+  return {
+    requirement: keeper.requirement,
+    text: `${keeper.where ?? where}name is ${name === undefined ? '(absent)' : short(name)}, not ${JSON.stringify(keeper.sent)} as ${keeper.requirement === 'CREATE-ECHO' ? 'sent' : 'created'}`,
+  };
+}
+
+/**
+ * A Pet body: each violation charged to its field's requirement; the pet when it is one. `keeper`:
+ * the body is a pet the run created (nameNotKept).
+ */
+export function petBodyProblems(
+  response: ApiResponse,
+  keeper?: NameKeeper,
+): { problems: Problem[]; pet?: Pet } {
   const body = parsed(response, 'Pet', 'PET-SHAPE');
   if ('problems' in body) return { problems: body.problems };
   const problems = unique(
-    validateBody('Pet', body.value).map((violation) => ({
-      requirement: petFieldRequirement(violation),
-      text: `Pet: ${violation.text}`,
-    })),
+    validateBody('Pet', body.value).map(
+      (violation) =>
+        nameNotKept(violation, body.value, keeper, '') ?? {
+          requirement: petFieldRequirement(violation),
+          text: `Pet: ${violation.text}`,
+        },
+    ),
   );
   const pet = asPet(body.value);
   if (pet) return { problems, pet };
@@ -215,8 +249,14 @@ function short(value: JsonValue): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
-/** A list body: an array (LIST-200-PETS) of Pets (each field charged to its requirement). */
-export function listBodyProblems(response: ApiResponse): {
+/**
+ * A list body: an array (LIST-200-PETS) of Pets (each field charged to its requirement).
+ * `keeperOf`: who answers for a listed pet's name that is no string, by its id (nameNotKept).
+ */
+export function listBodyProblems(
+  response: ApiResponse,
+  keeperOf?: (id: bigint) => NameKeeper,
+): {
   problems: Problem[];
   items?: JsonValue[];
 } {
@@ -233,11 +273,22 @@ export function listBodyProblems(response: ApiResponse): {
       ],
     };
   }
-  const problems = validateBody('Pets', body.value).map((violation) => ({
-    requirement: petFieldRequirement(violation),
-    text: `listed Pet ${violation.text}`,
-  }));
-  return { problems: unique(problems).slice(0, 8), items: body.value };
+  const items = body.value;
+  const problems = validateBody('Pets', items).flatMap((violation): Problem[] => {
+    const index = /^\/(\d+)(?:\/name)?$/.exec(violation.path)?.[1];
+    const item = index === undefined ? undefined : items[Number(index)];
+    const id = int64Of((item as Record<string, JsonValue> | null | undefined)?.id);
+    const keeper = id === undefined ? undefined : keeperOf?.(id);
+    const notKept = nameNotKept(violation, item, keeper, `in the list: pet ${id} `);
+    if (notKept === null) return [];
+    return [
+      notKept ?? {
+        requirement: petFieldRequirement(violation),
+        text: `listed Pet ${violation.text}`,
+      },
+    ];
+  });
+  return { problems: unique(problems).slice(0, 8), items };
 }
 
 /** Why a valid NewPet was refused: the requirement of the value that made the difference. */

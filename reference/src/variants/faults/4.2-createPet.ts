@@ -90,6 +90,30 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'create-empty-name-null',
+    kind: 'fault',
+    breaks: 'CREATE-ECHO',
+    description:
+      'An empty name is stored as NULL (as Oracle stores \'\'): the pet comes back with "name": null in the 201 answer, through getPet and in lists.',
+    apply(s) {
+      const renderPet = s.renderPet;
+      s.renderPet = (pet) => {
+        const rendered = renderPet(pet);
+        return pet.name === '' && isJsonObject(rendered) ? { ...rendered, name: null } : rendered;
+      };
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.create({ name: '', categoryId: 1 }), 'name'), null);
+      assert.equal(field(await t.get('/pets/1'), 'name'), null);
+      assert.equal(field(await t.create({ name: 'a', categoryId: 1 }), 'name'), 'a');
+      const listed = (await t.get('/pets')).body as Record<string, unknown>[];
+      assert.deepEqual(
+        listed.map((pet) => pet.name),
+        [null, 'a'],
+      );
+    },
+  },
+  {
     name: 'create-echo-name-trimmed',
     kind: 'fault',
     breaks: 'CREATE-ECHO',
