@@ -175,8 +175,8 @@ export function errorBodyProblems(response: ApiResponse): Problem[] {
 /**
  * Who answers for a Pet's name that is no string (null, absent): PET-SHAPE, unless the pet is one
  * the run created, with a string name. Then it is a name not kept: `requirement` (CREATE-ECHO in
- * the 201 answer, CREATE-PERSIST when read back), against the name `sent`; null: a pet of another
- * worker, whose own checks hold it to its name (a list that shows it charges nothing).
+ * the 201 answer, CREATE-PERSIST when read back `where`), against the name `sent`; null: a pet of
+ * another worker, whose own checks hold it to its name (a list that shows it charges nothing).
  */
 export type NameKeeper =
   { requirement: RequirementId; sent: string; where?: string } | null | undefined;
@@ -186,14 +186,17 @@ function nameNotKept(
   violation: Violation,
   pet: JsonValue | undefined,
   keeper: NameKeeper,
-  where: string,
 ): Problem | null | undefined {
   if (violation.field !== 'name' || keeper === undefined) return undefined;
   if (keeper === null) return null;
-  const name = (pet as Record<string, JsonValue> | null)?.name;
+  const value = (pet as Record<string, JsonValue> | null)?.name;
+  const name = value === undefined ? '(absent)' : short(value);
+  const sent = JSON.stringify(keeper.sent);
   return {
     requirement: keeper.requirement,
-    text: `${keeper.where ?? where}name is ${name === undefined ? '(absent)' : short(name)}, not ${JSON.stringify(keeper.sent)} as ${keeper.requirement === 'CREATE-ECHO' ? 'sent' : 'created'}`,
+    text: keeper.where
+      ? `${keeper.where} has name ${name}, not ${sent} as created`
+      : `name is ${name}, not ${sent} as sent`,
   };
 }
 
@@ -210,7 +213,7 @@ export function petBodyProblems(
   const problems = unique(
     validateBody('Pet', body.value).map(
       (violation) =>
-        nameNotKept(violation, body.value, keeper, '') ?? {
+        nameNotKept(violation, body.value, keeper) ?? {
           requirement: petFieldRequirement(violation),
           text: `Pet: ${violation.text}`,
         },
@@ -279,7 +282,7 @@ export function listBodyProblems(
     const item = index === undefined ? undefined : items[Number(index)];
     const id = int64Of((item as Record<string, JsonValue> | null | undefined)?.id);
     const keeper = id === undefined ? undefined : keeperOf?.(id);
-    const notKept = nameNotKept(violation, item, keeper, `in the list: pet ${id} `);
+    const notKept = nameNotKept(violation, item, keeper);
     if (notKept === null) return [];
     return [
       notKept ?? {

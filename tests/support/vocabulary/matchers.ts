@@ -204,7 +204,7 @@ function countProblems(count: number, expected: ListExpectation, own: Requiremen
 function listedNameKeeper(id: bigint): NameKeeper {
   const known = knownPets.get(id);
   if (known && !isContested(id)) {
-    return { requirement: 'CREATE-PERSIST', sent: known.name, where: `in the list: pet ${id} ` };
+    return { requirement: 'CREATE-PERSIST', sent: known.name, where: `in the list: pet ${id}` };
   }
   return isRunCreated(id) ? null : undefined;
 }
@@ -308,7 +308,7 @@ function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
     response,
     isContested(known.id)
       ? undefined
-      : { requirement: 'CREATE-PERSIST', sent: known.name, where: `getPet: pet ${known.id} ` },
+      : { requirement: 'CREATE-PERSIST', sent: known.name, where: `getPet: pet ${known.id}` },
   );
   problems.push(...body.problems);
   const pet = body.pet;
