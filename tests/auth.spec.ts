@@ -91,11 +91,11 @@ test.describe(section('5'), () => {
   );
 
   test(
-    'every operation accepts the key as a Bearer token, under the header name Authorization and authorization',
+    'every operation accepts the key as a Bearer token, under the header name Authorization, authorization and AUTHORIZATION',
     req('AUTH-BEARER'),
     async ({ api, pets }) => {
-      // The document's spelling, and the one HTTP/2 clients send: header names are
-      // case-insensitive (RFC 9110 §5.1), so both must be accepted.
+      // The document's spelling, the one HTTP/2 clients send, and one in capitals: header names
+      // are case-insensitive (RFC 9110 §5.1), so each must be accepted.
       expect(await callEach(api, pets, keyUnderEachName(api.options.apiKey))).toAcceptKey();
     },
   );

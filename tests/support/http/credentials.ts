@@ -3,7 +3,12 @@
  * (section 5). Besides a plainly wrong key and wrong schemes, the near misses of the key
  * (reporting/near-misses.ts: one list, which redaction removes from every report too).
  */
-import { type Credentials, authorizationName, lowerCaseAuthorizationName } from './client.ts';
+import {
+  type Credentials,
+  authorizationName,
+  lowerCaseAuthorizationName,
+  upperCaseAuthorizationName,
+} from './client.ts';
 import { type NearMissKind, nearMisses } from '../reporting/near-misses.ts';
 
 /**
@@ -33,13 +38,16 @@ export function invalidCredentials(apiKey: string, few = false): Credentials[] {
 
 /**
  * The key under each spelling of the header's name a target must accept (section 5; header names
- * are case-insensitive, RFC 9110 §5.1): the document's `Authorization`, and the lower-case one
- * every HTTP/2 client sends. A target that reads names case-sensitively refuses one of them.
+ * are case-insensitive, RFC 9110 §5.1): the document's `Authorization`, the lower-case one every
+ * HTTP/2 client sends, and `AUTHORIZATION`, which a lookup of the two usual spellings misses. A
+ * target that reads names case-sensitively refuses one of them.
  */
 export function keyUnderEachName(apiKey: string): Credentials[] {
-  return [authorizationName, lowerCaseAuthorizationName].map((name) => ({
-    authorization: `Bearer ${apiKey}`,
-    label: 'Bearer <API_KEY>',
-    name,
-  }));
+  return [authorizationName, lowerCaseAuthorizationName, upperCaseAuthorizationName].map(
+    (name) => ({
+      authorization: `Bearer ${apiKey}`,
+      label: 'Bearer <API_KEY>',
+      name,
+    }),
+  );
 }

@@ -36,6 +36,12 @@ export class ApiResponse {
   /** Why there is no usable answer (refused, reset, timed out, too large); undefined when there is. */
   failure?: string;
 
+  /**
+   * A 5xx to a list or getPet, after a create of a name holding a lone surrogate was answered
+   * with a 5xx in this run: the target may hold that pet and fail on every answer showing it.
+   */
+  afterUnwritableName?: true;
+
   constructor(
     readonly request: SentRequest,
     readonly status: number,

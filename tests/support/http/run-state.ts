@@ -7,6 +7,8 @@
  * - the ids the creates were answered with (201), a line each: read only when an answer shows
  *   something amiss under an id (one id listed twice, a created pet read back otherwise), to tell
  *   two creates given one id from a pet listed twice or not kept;
+ * - whether a create of a name holding a lone surrogate was answered with a 5xx: read only when a
+ *   list or getPet is, since a store may hold that pet and fail on every answer that shows it;
  * - signals, rare and read before every request: a pause the target asked for (a 429, or a 503
  *   with Retry-After), the operations that stopped answering; and, with a pace, the next free
  *   slot. These are changed under a lock (a directory, whose creation is atomic) and replaced
@@ -97,6 +99,7 @@ export class RunState {
   private readonly creates: string;
   private readonly released: string;
   private readonly createdIds: string;
+  private readonly unwritable: string;
   private readonly signals: string;
   private readonly lock: string;
 
@@ -106,6 +109,7 @@ export class RunState {
     this.creates = `${prefix}.creates`;
     this.released = `${prefix}.released`;
     this.createdIds = `${prefix}.ids`;
+    this.unwritable = `${prefix}.unwritable`;
     this.signals = `${prefix}.json`;
     this.lock = `${prefix}.lock`;
   }
@@ -186,6 +190,19 @@ export class RunState {
     }
     const line = String(id);
     return text.split('\n').filter((each) => each === line).length;
+  }
+
+  /**
+   * A create of a name holding a lone surrogate was answered with a 5xx (any worker of the run):
+   * the target may have stored the pet, and then fail on every answer that shows it.
+   */
+  noteUnwritableName(): void {
+    appendFileSync(this.unwritable, '.');
+  }
+
+  /** Whether any create of the run was answered as noteUnwritableName records. */
+  unwritableNameSeen(): boolean {
+    return sizeOf(this.unwritable) > 0;
   }
 
   /** Records whether a request of this operation was answered at all (false: it timed out). */

@@ -108,6 +108,10 @@ export function recordOf(test: TestCase, result: TestResult): TestRecord {
       .filter((note): note is AdvisoryNote => note !== undefined),
   };
   if (stoppedBy !== undefined) record.stoppedBy = stoppedBy;
+  const unmarked = annotations
+    .filter((annotation) => annotation.type === 'unmarked pet')
+    .map((annotation) => annotation.description ?? '');
+  if (unmarked.length > 0) record.unmarkedPets = unmarked;
   if (outcome === 'failed' && test.expectedStatus === 'failed') record.known = true;
   if (outcome === 'failed') {
     record.errors = errors;

@@ -76,7 +76,13 @@ function header(summary: Summary): string {
     ['fast-check seed', String(summary.seed)],
     ['Run id', summary.runId],
     ['Requests made', String(summary.requests)],
-    ['Pets created', String(summary.petsCreated)],
+    [
+      'Pets created',
+      // A pet whose name cannot carry the run's marker (an empty name) is found by its id.
+      summary.unmarkedPets?.length
+        ? `${summary.petsCreated}; without the run's marker: ids ${summary.unmarkedPets.join(', ')}`
+        : String(summary.petsCreated),
+    ],
     [
       'Rate limiting',
       summary.throttled > 0

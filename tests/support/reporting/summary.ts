@@ -120,6 +120,8 @@ export interface TestRecord {
   known?: boolean;
   requests: number;
   petsCreated: number;
+  /** The ids of pets it created whose name could not carry the run's marker (an empty name). */
+  unmarkedPets?: string[];
   /** Answers that asked to wait (429, 503 with Retry-After); each request was sent again. */
   throttled: number;
   /** How much this test's requests added to the run's pauses. */
@@ -247,6 +249,8 @@ export interface Summary extends RunFacts {
   verdict: 'conformant' | 'not conformant' | 'incomplete';
   requests: number;
   petsCreated: number;
+  /** The ids of the pets created whose name could not carry the run's marker (an empty name). */
+  unmarkedPets: string[];
   /** Answers that asked to wait, and how long the run was paused for them. */
   throttled: number;
   pausedMs: number;
@@ -429,6 +433,7 @@ export function summarize(
     verdict,
     requests: sum(tests, (test) => test.requests),
     petsCreated: sum(tests, (test) => test.petsCreated),
+    unmarkedPets: tests.flatMap((test) => test.unmarkedPets ?? []),
     throttled: sum(tests, (test) => test.throttled),
     pausedMs: sum(tests, (test) => test.pausedMs),
     totals,
@@ -483,7 +488,14 @@ export function consoleSummary(summary: Summary): string[] {
       : '';
   lines.push(
     `${who}Requests sent: ${summary.requests}; pets created: ${summary.petsCreated} ` +
-      `(names start with "${summary.petNamePrefix}")${throttled}.`,
+      `(${createdNames(summary)})${throttled}.`,
   );
   return lines;
+}
+
+/** How the pets a run created are found: by the marker their names start with, else by id. */
+export function createdNames(summary: Summary): string {
+  const unmarked = summary.unmarkedPets ?? [];
+  const ids = unmarked.length > 0 ? `; without it, ids ${unmarked.join(', ')}` : '';
+  return `names start with "${summary.petNamePrefix}"${ids}`;
 }

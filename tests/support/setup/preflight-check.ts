@@ -154,7 +154,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
         `(${answers[0]!.exchange.status}) and accepted it under "${name}": it reads header names ` +
         'case-sensitively (they are case-insensitive, RFC 9110 §5.1), which breaks AUTH-BEARER. ' +
         `The run goes on sending "${name}", so that every other requirement is checked; ` +
-        "AUTH-BEARER's check sends both spellings.";
+        "AUTH-BEARER's check sends both, and AUTHORIZATION.";
   if (!finding) {
     const waited =
       wait.waitedMs > 0

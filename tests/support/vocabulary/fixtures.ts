@@ -25,7 +25,7 @@ import { RunState } from '../http/run-state.ts';
 import { checkFailure, exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
 import { authorizationNameOf, preflightFailureOf } from '../setup/preflight-results.ts';
-import { settings } from '../setup/settings.ts';
+import { petNamePrefix, settings } from '../setup/settings.ts';
 import type { Target } from '../setup/targets.ts';
 import { Advisor } from './advisory.ts';
 import { knownFailureOf } from './known-failures.ts';
@@ -229,6 +229,7 @@ export const test = base.extend<
         // The spelling of the Authorization header's name the preflight found the target accepts.
         ...(name ? { authorizationName: name } : {}),
         guard: requestContext.guard,
+        petNamePrefix,
       });
 
       await use(api);
@@ -244,6 +245,9 @@ export const test = base.extend<
         if (value > 0 || type === 'requests') {
           testInfo.annotations.push({ type, description: String(value) });
         }
+      }
+      for (const id of api.unmarkedPets) {
+        testInfo.annotations.push({ type: 'unmarked pet', description: String(id) });
       }
       const failed = testInfo.status !== 'passed' && testInfo.status !== 'skipped';
       if (failed && api.exchanges.length > 0) {

@@ -38,3 +38,11 @@ export function remember(sent: SentPet, pet: Pet): void {
 export function isContested(id: bigint): boolean {
   return contested.has(id) || (runCreates?.timesCreated(id) ?? 0) > 1;
 }
+
+/**
+ * Whether a create of the run, in any worker, was answered with this id: a pet the run made, which
+ * the checks of the worker that made it hold to what it was created with.
+ */
+export function isRunCreated(id: bigint): boolean {
+  return knownPets.has(id) || contested.has(id) || (runCreates?.timesCreated(id) ?? 0) > 0;
+}

@@ -24,11 +24,12 @@ import {
   errorBodyProblems,
   listBodyProblems,
   mediaProblems,
+  type NameKeeper,
   petBodyProblems,
   statusProblems,
   storedProblems,
 } from './attribution.ts';
-import { isContested, knownPets, remember } from './known-pets.ts';
+import { isContested, isRunCreated, knownPets, remember } from './known-pets.ts';
 import type { Miscount, Shortfall } from './pets.ts';
 import { type MatcherResult, primaryRequirement, settle } from './verdicts.ts';
 
@@ -196,6 +197,19 @@ function countProblems(count: number, expected: ListExpectation, own: Requiremen
 }
 
 /**
+ * Who answers for a listed pet's name that is no string: a pet this worker created is held to its
+ * name (CREATE-PERSIST); one another worker created, to that worker's checks; any other pet is
+ * PET-SHAPE's.
+ */
+function listedNameKeeper(id: bigint): NameKeeper {
+  const known = knownPets.get(id);
+  if (known && !isContested(id)) {
+    return { requirement: 'CREATE-PERSIST', sent: known.name, where: `in the list: pet ${id}` };
+  }
+  return isRunCreated(id) ? null : undefined;
+}
+
+/**
  * A list refused with a 4xx although its limit is the documented minimum (1) or maximum (100):
  * that refusal breaks the limit's own requirement, whatever the check was after.
  */
@@ -210,7 +224,7 @@ function listProblems(response: ApiResponse, expected: ListExpectation, own: Req
   const problems = statusProblems(response, 200, limitRefused(response) ?? own);
   if (blocked(problems)) return problems;
   problems.push(...mediaProblems(response));
-  const body = listBodyProblems(response);
+  const body = listBodyProblems(response, listedNameKeeper);
   problems.push(...body.problems);
   const items = body.items;
   if (!items) return problems;
@@ -290,7 +304,12 @@ function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
     return [{ requirement, text: `status ${response.status}, not 200${why}`, blocks: true }];
   }
   const problems = mediaProblems(response);
-  const body = petBodyProblems(response);
+  const body = petBodyProblems(
+    response,
+    isContested(known.id)
+      ? undefined
+      : { requirement: 'CREATE-PERSIST', sent: known.name, where: `getPet: pet ${known.id}` },
+  );
   problems.push(...body.problems);
   const pet = body.pet;
   if (!pet) return problems;
@@ -319,7 +338,7 @@ function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementI
     return { problems };
   }
   problems.push(...mediaProblems(response));
-  const body = petBodyProblems(response);
+  const body = petBodyProblems(response, { requirement: 'CREATE-ECHO', sent: sent.name });
   problems.push(...body.problems);
   if (body.pet) problems.push(...echoProblems(sent, body.pet));
   return { problems, pet: body.pet };

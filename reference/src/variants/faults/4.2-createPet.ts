@@ -90,6 +90,54 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'create-empty-name-null',
+    kind: 'fault',
+    breaks: 'CREATE-ECHO',
+    description:
+      'An empty name is stored as NULL (as Oracle stores \'\'): the pet comes back with "name": null in the 201 answer, through getPet and in lists.',
+    apply(s) {
+      const renderPet = s.renderPet;
+      s.renderPet = (pet) => {
+        const rendered = renderPet(pet);
+        return pet.name === '' && isJsonObject(rendered) ? { ...rendered, name: null } : rendered;
+      };
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.create({ name: '', categoryId: 1 }), 'name'), null);
+      assert.equal(field(await t.get('/pets/1'), 'name'), null);
+      assert.equal(field(await t.create({ name: 'a', categoryId: 1 }), 'name'), 'a');
+      const listed = (await t.get('/pets')).body as Record<string, unknown>[];
+      assert.deepEqual(
+        listed.map((pet) => pet.name),
+        [null, 'a'],
+      );
+    },
+  },
+  {
+    name: 'stored-empty-name-null',
+    kind: 'fault',
+    breaks: 'CREATE-PERSIST',
+    description:
+      'An empty name is stored as NULL, but the 201 answer is built from the request: it shows "", and getPet and every list show "name": null.',
+    apply(s) {
+      const renderPet = s.renderPet;
+      s.renderPet = (pet) => {
+        const rendered = renderPet(pet);
+        return pet.name === '' && isJsonObject(rendered) ? { ...rendered, name: null } : rendered;
+      };
+      afterOperation(
+        s,
+        'createPet',
+        editCreated((body) => (body.name === null ? { ...body, name: '' } : body)),
+      );
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.create({ name: '', categoryId: 1 }), 'name'), '');
+      assert.equal(field(await t.get('/pets/1'), 'name'), null);
+      assert.equal(((await t.get('/pets')).body as Record<string, unknown>[])[0]!.name, null);
+    },
+  },
+  {
     name: 'create-echo-name-trimmed',
     kind: 'fault',
     breaks: 'CREATE-ECHO',

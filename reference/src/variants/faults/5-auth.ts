@@ -60,6 +60,28 @@ export const authFaults: Variant[] = [
     },
   },
   {
+    name: 'header-name-two-spellings',
+    kind: 'fault',
+    breaks: 'AUTH-BEARER',
+    description:
+      "The Authorization header is looked up as `Authorization`, then as `authorization`, each spelled exactly (PHP's getallheaders() keeps names as sent): the key under any other spelling (`AUTHORIZATION`, `authorIZATION`) counts as missing.",
+    apply(s) {
+      const guard = s.guard;
+      s.guard = (req, operation) => {
+        const found =
+          authorizationSpelled(req, 'Authorization') ?? authorizationSpelled(req, 'authorization');
+        return guard({ ...req, authorization: found }, operation);
+      };
+    },
+    probe: async (t) => {
+      const key = `Bearer ${KEY}`;
+      assert.equal(await statusOf(t.getAsWritten('/pets', { Authorization: key })), 200);
+      assert.equal(await statusOf(t.getAsWritten('/pets', { authorization: key })), 200);
+      assertError(await t.getAsWritten('/pets', { AUTHORIZATION: key }), 401);
+      assertError(await t.getAsWritten('/pets', { authorIZATION: key }), 401);
+    },
+  },
+  {
     name: 'auth-skipped-createPet',
     kind: 'fault',
     breaks: 'AUTH-401-MISSING',

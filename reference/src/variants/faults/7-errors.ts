@@ -13,6 +13,17 @@ const BAD_REQUEST_PAGE =
   '<!DOCTYPE html>\n<html><head><title>400 Bad Request</title></head>' +
   '<body><h1>Bad Request</h1><p>Your browser sent a request that this server could not understand.</p></body></html>\n';
 
+/** A low surrogate no high one comes before: half a character, which some encoders fail on. */
+const LONE_LOW_SURROGATE = /(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a reply's body is a pet, or a list holding one, whose name has a lone low surrogate. */
+function holdsLoneLowSurrogate(json: unknown): boolean {
+  const pets = Array.isArray(json) ? json : [json];
+  return pets.some(
+    (pet) => isJsonObject(pet) && typeof pet.name === 'string' && LONE_LOW_SURROGATE.test(pet.name),
+  );
+}
+
 export const errorFaults: Variant[] = [
   {
     name: 'error-missing-code',
@@ -136,6 +147,33 @@ export const errorFaults: Variant[] = [
     probe: async (t) => {
       assertError(await t.create({ name: 'n'.repeat(1001), categoryId: 1 }), 500);
       assert.equal(await statusOf(t.create({ name: 'n'.repeat(1000), categoryId: 1 })), 201);
+    },
+  },
+  {
+    name: 'lone-low-surrogate-500',
+    kind: 'fault',
+    breaks: 'NO-5XX',
+    description:
+      'A name holding a lone low surrogate (\\udc00) is stored, but the encoder, which takes a lone high one, fails on it: the create answers 500, and so does every list (and getPet) that holds the pet.',
+    apply(s) {
+      for (const operation of ['createPet', 'listPets', 'getPet'] as const) {
+        afterOperation(s, operation, (reply) =>
+          reply.status < 300 && holdsLoneLowSurrogate(reply.json)
+            ? s.errorReply(500, 'internal_error', 'UnicodeEncodeError: surrogates not allowed')
+            : reply,
+        );
+      }
+    },
+    probe: async (t) => {
+      const low = await t.post('{"name":"a\\udc00","categoryId":1}');
+      assertError(low, 500);
+      assertError(await t.get('/pets'), 500);
+      assertError(await t.get('/pets/1'), 500);
+      assert.equal(
+        field(await t.post('{"name":"b\\ud800","categoryId":1,"status":"sold"}'), 'name'),
+        'b\ud800',
+      );
+      assert.equal((await t.get('/pets?status=sold')).status, 200);
     },
   },
 ];
