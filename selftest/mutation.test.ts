@@ -26,7 +26,7 @@ import { test } from 'node:test';
 import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
 import { noAdvisoriesParts } from '../reference/src/variants/conformant/lacking-advisories.ts';
 import { knownCategoryIds } from '../reference/src/variants/conformant/variations.ts';
-import { findVariant, variants } from '../reference/src/variants/index.ts';
+import { faultsBySection, findVariant, variants } from '../reference/src/variants/index.ts';
 import { catalogue } from '../requirements/catalogue.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
 import { spawnPlaywright } from './support/playwright.ts';
@@ -340,11 +340,20 @@ function distance(a: string, b: string): number {
 }
 
 /**
+ * `sample` (npm run test:quick): the clean reference and the first fault of each section's file
+ * (reference/src/variants/faults/1-service.ts … 9-versioning.ts), the same every run: a quick
+ * loop that meets every part of the suite once, not a proof of every fault.
+ */
+function sample(): string[] {
+  return ['clean', ...Object.values(faultsBySection).map((faults) => faults[0]!.name)];
+}
+
+/**
  * SELFTEST_VARIANT: the targets to run instead of the whole run, comma-separated. A name is a
  * target of the whole run (`clean`, a fault, a variation, `combined-1`) or a variation the whole
  * run checks inside a composite (then run on its own); a glob (`list-*`) matches the whole run's
  * target names. A target's strict twin (`clean-strict`, `no-advisories-strict`) comes with it. A
- * name or glob that selects nothing is an error, not an empty pass.
+ * name or glob that selects nothing is an error, not an empty pass. `sample`: see sample().
  */
 function selectTargets(
   filter: string,
@@ -358,7 +367,9 @@ function selectTargets(
   const errors: string[] = [];
   const known = new Map(whole.map((target) => [target.name, target]));
   for (const name of asked) {
-    if (/[*?]/.test(name)) {
+    if (name === 'sample') {
+      for (const each of sample()) chosen.set(each, known.get(each)!);
+    } else if (/[*?]/.test(name)) {
       const escaped = name.replace(/[.+^${}()|[\]\\]/g, '\\$&');
       const glob = new RegExp(`^${escaped.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
       const matched = whole.filter((target) => glob.test(target.name));
