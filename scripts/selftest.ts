@@ -10,6 +10,10 @@
  * after another beside it, on an almost quiet machine for those that time runs: the staging
  * checks first (a rate-limited gateway's time bound, mostly waiting), then the static checks
  * (ESLint, Prettier, actionlint, tsc), then the rest in name order.
+ *
+ * `--quick` (`npm run test:quick`): the static checks beside the mutation self-test of a sample
+ * (SELFTEST_VARIANT=sample: the clean reference and one fault of each section), plus the targets
+ * SELFTEST_VARIANT names, if any. Under a minute and a half; `npm test` remains the whole proof.
  */
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -29,8 +33,22 @@ const all = readdirSync(folder)
     return (x < 0 ? first.length : x) - (y < 0 ? first.length : y) || a.localeCompare(b);
   })
   .map((name) => join(folder, name));
-const asked = process.argv.slice(2).map((file) => resolve(file));
-const files = asked.length > 0 ? asked : all;
+const quick = process.argv.includes('--quick');
+const asked = process.argv
+  .slice(2)
+  .filter((arg) => arg !== '--quick')
+  .map((file) => resolve(file));
+if (quick) {
+  // The files run in processes of their own, which inherit this environment.
+  process.env.SELFTEST_VARIANT = ['sample', process.env.SELFTEST_VARIANT?.trim()]
+    .filter(Boolean)
+    .join(',');
+}
+const files = quick
+  ? ['mutation.test.ts', 'static-checks.test.ts'].map((name) => join(folder, name))
+  : asked.length > 0
+    ? asked
+    : all;
 
 const stream = run({ files, concurrency: 2 });
 stream.on('test:fail', () => {

@@ -2,14 +2,15 @@
  * The documentation keeps its shape: README.md is the product page (at most 250 lines) and links
  * every page of docs/, the manual; every relative link of the project's Markdown pages reaches a
  * file (and, with an anchor, a heading of it); every setting a user may give is
- * documented in docs/configuration.md.
+ * documented in docs/configuration.md; the example failure they show is what the suite prints.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
+import { startReference } from '../reference/src/server.ts';
 import { suiteVariables } from '../scripts/suite-variables.ts';
-import { projectRoot } from './support/playwright.ts';
+import { projectRoot, runSuite } from './support/playwright.ts';
 
 const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
 const docPages = readdirSync(join(projectRoot, 'docs'))
@@ -152,4 +153,85 @@ test('every setting is documented: docs/configuration.md and .env.example', () =
   for (const name of referenceOwn) {
     assert.ok(reference.includes(`\`${name}\``), `docs/reference.md documents ${name}`);
   }
+});
+
+/** The fenced code blocks of a page, each as its lines. */
+function codeBlocks(markdown: string): string[][] {
+  return [...markdown.matchAll(/^(```|~~~)[^\n]*\n([\s\S]*?)^\1[^\n]*$/gm)].map((m) =>
+    m[2]!.replace(/\n$/, '').split('\n'),
+  );
+}
+
+/**
+ * Whether a line of an example reads as the suite printed it: the same, or a body excerpt cut
+ * shorter by hand (`[{"id":1,…}, … (780 characters in all)`: what is shown begins the body, and
+ * the length is the body's).
+ */
+function sameLine(shown: string, printed: string): boolean {
+  if (shown === printed) return true;
+  const cut = shown.indexOf('…');
+  if (cut < 0 || !printed.includes('…')) return false;
+  const head = shown.slice(0, cut).replace(/,? ?$/, '');
+  return printed.startsWith(head) && printed.endsWith(shown.slice(cut));
+}
+
+test("the docs' example failure is what the suite prints", async () => {
+  // A target whose default page holds 10 pets, its store seeded as the bundled reference's is.
+  const apiKey = 'docs-example-key';
+  const reference = await startReference({ apiKey, variant: 'list-default-10', seedPets: 120 });
+  let run;
+  try {
+    run = await runSuite(['--grep', '@LIST-LIMIT-DEFAULT'], {
+      BASE_URL: reference.baseUrl,
+      API_KEY: apiKey,
+      CONFORMANCE_REPORTS: 'none',
+    });
+  } finally {
+    await reference.close();
+  }
+  // As the docs write them: the address of their staging, and the time one answer took.
+  const asShown = (text: string) =>
+    text
+      .replace(/^Error: /, '')
+      .split(reference.baseUrl)
+      .join('https://staging.example.com/petstore/api/v1')
+      .replace(/ after \d+ ms/g, ' after 5 ms');
+  const failed = run.summary?.tests.find((item) => item.outcome === 'failed' && item.exchanges);
+  assert.ok(failed, `the run failed no check with exchanges:\n${run.output.slice(-3000)}`);
+  const message = asShown(failed.errors?.[0] ?? '');
+  const exchanges = asShown(failed.exchanges!).split('\n\n');
+  const checked: string[] = [];
+  for (const page of ['README.md', 'docs/reports.md']) {
+    for (const block of codeBlocks(read(page))) {
+      // A failed check's message, or one exchange of its attachment (`#2 GET …`).
+      let printed: string | undefined;
+      if (block[0]!.startsWith('[LIST-LIMIT-DEFAULT] ')) printed = message;
+      const number = /^#(\d+) /.exec(block[0]!)?.[1];
+      if (number) printed = exchanges[Number(number) - 1] ?? '(no such exchange)';
+      if (printed === undefined) continue;
+      const lines = printed.split('\n');
+      const same =
+        lines.length === block.length && block.every((line, i) => sameLine(line, lines[i]!));
+      assert.ok(
+        same,
+        `${page}'s example does not read as the suite prints it (tests/support/reporting/` +
+          `failure-text.ts lays it out, the matchers word the problems). The docs show:\n` +
+          `${block.join('\n')}\n\nThe suite prints:\n${printed}`,
+      );
+      checked.push(`${page} ${block[0]!.slice(0, 20)}`);
+    }
+  }
+  // Each page's example found and checked: a reworded heading must not make this pass on nothing.
+  assert.ok(
+    checked.some((item) => item.startsWith('README.md [')),
+    'README.md shows the failure',
+  );
+  assert.ok(
+    checked.some((item) => item.startsWith('docs/reports.md [')),
+    'reports.md shows it',
+  );
+  assert.ok(
+    checked.some((item) => item.startsWith('docs/reports.md #')),
+    'and its exchanges',
+  );
 });
