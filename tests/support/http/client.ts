@@ -7,9 +7,9 @@
  * - Answers are read whole and parsed losslessly (see response.ts). A request that gets no usable
  *   answer (refused, reset, timed out, too large) resolves to an answer with a `failure`, so that
  *   the check that meets it can say which operation failed.
- * - A target that asks to wait (429, or 503 with Retry-After) did not process the request: the
- *   run pauses as asked and the same request is sent again (run-state.ts bounds the waiting).
- *   That is not a retry of a failed check.
+ * - A target that refuses a request for its load (429, 503: throttle.ts) did not process it: the
+ *   run pauses as asked (or backs off) and the same request is sent again (run-state.ts bounds
+ *   the waiting). That is not a retry of a failed check: no answer was judged.
  * - The API key never leaves this module in the clear: requests are described with the
  *   placeholder <API_KEY>, and errors Playwright raises are redacted before they are shown.
  */
@@ -97,7 +97,7 @@ function createdId(response: ApiResponse): bigint | undefined {
 export interface ClientCounts {
   requests: number;
   petsCreated: number;
-  /** Answers that asked to wait (429, 503 with Retry-After); each request was sent again. */
+  /** Answers that refused the request for the target's load (429, 503); each was sent again. */
   throttled: number;
   /** How much this test's requests added to the run's pauses. */
   pausedMs: number;
@@ -219,7 +219,7 @@ export class PetStoreClient {
               0,
             )
           : await this.fetchOnce(sent, headers, data, operation);
-      const reason = throttleReason(answer);
+      const reason = throttleReason(answer, attempt);
       if (!reason) {
         this.exchanges.push(answer);
         return answer;

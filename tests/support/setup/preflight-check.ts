@@ -13,7 +13,8 @@
  * §5.1), which breaks AUTH-BEARER alone; the run goes on under the spelling the target accepts,
  * so that every other requirement is still checked, and AUTH-BEARER's check sends both.
  *
- * A target that asks to wait (429, 503 with Retry-After) is waited for, as every request is.
+ * A target that refuses the request for its load (429, 503: http/throttle.ts) is waited for, as
+ * every request is.
  * Settings are passed in (this module does not read the configuration) so that the project's own
  * tests can call it directly. Nothing returned contains the key.
  */
@@ -22,7 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { authorizationName, lowerCaseAuthorizationName } from '../http/client.ts';
 import { startResponseGuard } from '../http/response-guard.ts';
-import { retryDelayMs } from '../http/throttle.ts';
+import { retryDelayMs, throttleStatusReason } from '../http/throttle.ts';
 import { firstLine, transportCause } from '../http/transport-errors.ts';
 import type { ExchangeView } from '../reporting/failure-text.ts';
 import { redact } from '../reporting/redaction.ts';
@@ -215,8 +216,7 @@ async function fetchWaiting(
     const body = await response.body();
     const durationMs = Date.now() - started;
     const throttled =
-      response.status() === 429 ||
-      (response.status() === 503 && response.headers()['retry-after'] !== undefined);
+      throttleStatusReason(response.status(), response.headers(), attempt) !== undefined;
     const delay = throttled ? retryDelayMs(response.headers(), attempt) : 0;
     if (throttled && wait.waitedMs + delay <= (options.maxWaitMs ?? 0)) {
       wait.waitedMs += delay;
