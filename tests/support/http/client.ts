@@ -208,7 +208,8 @@ export class PetStoreClient {
     if (data !== undefined) sent.body = data.toString();
 
     for (let attempt = 1; ; attempt++) {
-      const { unanswered } = await this.options.state.beforeRequest(operation);
+      const state = this.options.state;
+      const { unanswered, cuts, paced } = await state.beforeRequest(operation);
       const answer: ApiResponse =
         operation && unanswered >= UNANSWERED_LIMIT
           ? ApiResponse.failed(
@@ -221,18 +222,25 @@ export class PetStoreClient {
           : await this.fetchOnce(sent, headers, data, operation);
       const reason = throttleReason(answer, attempt);
       if (!reason) {
+        // An answer the target gave at the run's pace, that a learned pace may grow on (a 503 let
+        // through to be judged is none).
+        if (answer.failure === undefined && answer.status !== 503 && answer.status !== 429) {
+          state.accepted(paced);
+        }
         this.exchanges.push(answer);
         return answer;
       }
-      // The target did not process the request and asks to wait: wait, then send it again.
+      // The target did not process the request: the run's pace is cut (run-state.ts), and it
+      // waits as asked, or backs off, then sends it again.
       this.counts.throttled++;
-      const pause = this.options.state.pause(retryDelayMs(answer.headers, attempt));
+      state.refused(cuts);
+      const pause = state.pause(retryDelayMs(answer.headers, attempt));
       if (pause.spent) {
         this.exchanges.push(answer);
         throw new RateLimitExhausted(
           `Rate limited: ${method} ${sent.url} was answered ${reason} ${attempt} time(s) in a row, ` +
             `and the run has already waited ${(pause.pausedMs / 1000).toFixed(1)} s in all for ` +
-            `this target, its bound (CONFORMANCE_MAX_WAIT_S=${this.options.state.options.maxWaitMs / 1000}). ` +
+            `this target, its bound (CONFORMANCE_MAX_WAIT_S=${state.options.maxWaitMs / 1000}). ` +
             'The target kept refusing: set CONFORMANCE_RATE to its limit (requests a second), or ' +
             'raise the bound.',
         );

@@ -247,8 +247,13 @@ export interface Summary extends RunFacts {
   verdict: 'conformant' | 'not conformant' | 'incomplete';
   requests: number;
   petsCreated: number;
-  /** Answers that asked to wait, and how long the run was paused for them. */
+  /**
+   * Requests the target refused for its load (429, 503: each waited for and sent again), of
+   * `requests`, and how long the run was paused for them.
+   */
   throttled: number;
+  /** throttled ÷ requests, to three places (0 when nothing was sent). */
+  refusedShare: number;
   pausedMs: number;
   totals: {
     requirements: Record<Verdict, number> & { total: number };
@@ -378,6 +383,10 @@ const sum = (tests: TestRecord[], pick: (test: TestRecord) => number) =>
   tests.reduce((total, test) => total + pick(test), 0);
 
 /** The summary of one target's tests. */
+/** part ÷ whole, to three places; 0 of nothing is 0. */
+const share = (part: number, whole: number) =>
+  whole > 0 ? Math.round((part / whole) * 1000) / 1000 : 0;
+
 export function summarize(
   facts: RunFacts,
   tests: TestRecord[],
@@ -430,6 +439,10 @@ export function summarize(
     requests: sum(tests, (test) => test.requests),
     petsCreated: sum(tests, (test) => test.petsCreated),
     throttled: sum(tests, (test) => test.throttled),
+    refusedShare: share(
+      sum(tests, (test) => test.throttled),
+      sum(tests, (test) => test.requests),
+    ),
     pausedMs: sum(tests, (test) => test.pausedMs),
     totals,
     knownFailures: [...knownFailures],
@@ -477,13 +490,14 @@ export function consoleSummary(summary: Summary): string[] {
       .map((verdict) => `${advisories[verdict]} ${verdict}`);
     lines.push(`${who}Advisories: ${parts.join(', ')} (not part of the conformance verdict).`);
   }
-  const throttled =
+  const refused =
     summary.throttled > 0
-      ? `; ${summary.throttled} answers asked to wait, the run waited ${(summary.pausedMs / 1000).toFixed(1)} s`
+      ? `, ${summary.throttled} of them refused (${(summary.refusedShare * 100).toFixed(1)}%; ` +
+        `429 or 503, each sent again after the wait; the run waited ${(summary.pausedMs / 1000).toFixed(1)} s in all)`
       : '';
   lines.push(
-    `${who}Requests sent: ${summary.requests}; pets created: ${summary.petsCreated} ` +
-      `(names start with "${summary.petNamePrefix}")${throttled}.`,
+    `${who}Requests sent: ${summary.requests}${refused}; pets created: ${summary.petsCreated} ` +
+      `(names start with "${summary.petNamePrefix}").`,
   );
   return lines;
 }
