@@ -7,6 +7,7 @@
  * - A rate limiter whose 429 names no time to wait, and a load shedder's 503 with Retry-After:
  *   the run backs off, learns the pace from the refusals, and passes, with at most one request
  *   in five refused (counted by the run, and by the gateway).
+ * - A 503 without Retry-After that comes back on the fourth send is judged: a 5xx of the target's.
  * - A cold start: the first answer takes 8 s; the run waits for it, says how long it took, and
  *   passes.
  */
@@ -23,6 +24,13 @@ import {
   tokenBucket,
   tooManyRequests,
 } from './support/gateways.ts';
+import { RunState, removeRunState } from '../tests/support/http/run-state.ts';
+import {
+  UNASKED_503_ATTEMPTS,
+  retryDelayMs,
+  throttleStatusReason,
+} from '../tests/support/http/throttle.ts';
+import { type HostileTarget, startHostileTarget } from './support/hostile-targets.ts';
 import { type SuiteRun, runSuite } from './support/playwright.ts';
 
 const apiKey = 'gw-key-5e2a9c41';
@@ -79,10 +87,15 @@ function assertPacedPass(run: SuiteRun, gateway: Gateway, status: number): void 
 }
 
 let reference: ReferenceHandle;
+let hostile: HostileTarget;
 before(async () => {
   reference = await startReference({ apiKey, seedPets: 120 });
+  hostile = await startHostileTarget();
 });
-after(() => reference.close());
+after(async () => {
+  await reference.close();
+  await hostile.close();
+});
 
 describe('gateways in front of a conformant target', () => {
   test('a gateway that answers 413 with an HTML page to every body over 1 KB: the suite passes', async () => {
@@ -115,6 +128,28 @@ describe('gateways in front of a conformant target', () => {
     assertPacedPass(run, gateway, 503);
   });
 
+  test('a 503 without Retry-After that comes back on the fourth send is the target’s: judged, in bounded time', async () => {
+    // Every request after the preflight is answered 503 without Retry-After: each is sent four
+    // times in all (waits of about 1, 2 and 4 s), then judged.
+    const run = await runSuite(['--grep', '@GET-404-UNKNOWN'], {
+      BASE_URL: hostile.baseUrl('after-preflight-server-error'),
+      API_KEY: apiKey,
+      CONFORMANCE_REPORTS: 'none',
+      CI: '1',
+    });
+    assert.notEqual(run.exitCode, 0, shown(run));
+    const summary = run.summary!;
+    const item = summary.requirements.find((one) => one.id === 'GET-404-UNKNOWN');
+    assert.equal(item?.verdict, 'failed', shown(run));
+    assert.match(item!.failures[0]!.message, /status 503, not 404/, shown(run));
+    // Each request sent four times in all, three of them refused: none more, none judged sooner.
+    const requests = summary.requests / 4;
+    assert.ok(Number.isInteger(requests) && requests >= 3, shown(run));
+    assert.equal(summary.throttled, 3 * requests, shown(run));
+    // The waits are the run's: at most 1 + 2 + 4 s for each request (they overlap, mostly).
+    assert.ok(summary.pausedMs <= 7000 * requests, shown(run));
+  });
+
   test('a cold start: the first answer takes 8 s; the run waits for it, says so, and passes', async () => {
     const { run } = await throughGateway(coldStart(8000));
     assert.equal(run.exitCode, 0, shown(run));
@@ -124,5 +159,64 @@ describe('gateways in front of a conformant target', () => {
       /Preflight: GET \S+ answered 200 in (8|9)\d{3} ms\. A slow first answer \((8|9)\.\d s; a cold start\?\): every request waits up to CONFORMANCE_REQUEST_TIMEOUT_MS \(10000 ms\)/,
       shown(run),
     );
+  });
+});
+
+describe('the back-off and the pace, alone', () => {
+  test('without Retry-After: 1 s doubling to 30 s, each wait in the upper half; with it, as asked', () => {
+    const at = (attempt: number, random: number) => retryDelayMs({}, attempt, 0, () => random);
+    assert.deepEqual([at(1, 0), at(1, 1), at(3, 0), at(3, 1)], [500, 1000, 2000, 4000]);
+    assert.deepEqual([at(9, 0), at(9, 1)], [15_000, 30_000]);
+    assert.equal(retryDelayMs({ 'retry-after': '3' }, 5), 3000);
+  });
+
+  test('a 429 is always a refusal; a 503 without Retry-After only until its fourth send', () => {
+    const unasked = (attempt: number) => throttleStatusReason(503, {}, attempt);
+    assert.equal(UNASKED_503_ATTEMPTS, 4);
+    assert.deepEqual([1, 2, 3, 4].map(unasked), [
+      '503 without Retry-After',
+      '503 without Retry-After',
+      '503 without Retry-After',
+      undefined,
+    ]);
+    assert.equal(throttleStatusReason(503, { 'retry-after': '1' }, 9), '503 with Retry-After');
+    assert.equal(throttleStatusReason(429, {}, 99), '429 Too Many Requests');
+    assert.equal(throttleStatusReason(500, {}, 1), undefined);
+  });
+
+  test('the pace: 70% of the answers’ rate at the first refusal, a quarter off at each later one (once per pace), raised by answers that waited for their slot', async () => {
+    const runId = `pace-selftest-${process.pid}`;
+    const state = new RunState({
+      runId,
+      baseUrl: 'http://127.0.0.1:9/v1',
+      maxPets: 10,
+      pace: 0,
+      maxWaitMs: 0,
+    });
+    try {
+      // Unpaced: no slot is waited for.
+      const first = await state.beforeRequest();
+      assert.deepEqual([first.cuts, first.paced], [0, false]);
+      // 100 answers in the last quarter second or so: 400 a second at most, 70% of that.
+      for (let i = 0; i < 100; i++) state.accepted(false);
+      const learned = state.refused(first.cuts);
+      assert.ok(learned > 100 && learned <= 0.7 * 100 * 4, `${learned}`);
+      // Another refusal of a request sent before that cut cuts nothing more.
+      assert.equal(state.refused(first.cuts), learned);
+      // A request sent at the new pace waits for its slot; its refusal cuts a quarter off.
+      const next = await state.beforeRequest();
+      assert.equal(next.cuts, 1);
+      const cut = state.refused(next.cuts);
+      assert.equal(cut, learned * 0.75);
+      // Answers raise it only when their requests waited for a slot.
+      state.accepted(false);
+      assert.equal(state.refused(next.cuts), cut);
+      const paced = await state.beforeRequest();
+      assert.equal(paced.paced, true);
+      state.accepted(true);
+      assert.equal(state.refused(paced.cuts), (cut + 0.1) * 0.75);
+    } finally {
+      removeRunState(runId);
+    }
   });
 });
