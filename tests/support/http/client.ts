@@ -7,9 +7,9 @@
  * - Answers are read whole and parsed losslessly (see response.ts). A request that gets no usable
  *   answer (refused, reset, timed out, too large) resolves to an answer with a `failure`, so that
  *   the check that meets it can say which operation failed.
- * - A target that asks to wait (429, or 503 with Retry-After) did not process the request: the
- *   run pauses as asked and the same request is sent again (run-state.ts bounds the waiting).
- *   That is not a retry of a failed check.
+ * - A target that refuses a request for its load (429, 503: throttle.ts) did not process it: the
+ *   run pauses as asked (or backs off) and the same request is sent again (run-state.ts bounds
+ *   the waiting). That is not a retry of a failed check: no answer was judged.
  * - The API key never leaves this module in the clear: requests are described with the
  *   placeholder <API_KEY>, and errors Playwright raises are redacted before they are shown.
  */
@@ -116,7 +116,7 @@ function loneSurrogateIn(text: string | undefined): boolean {
 export interface ClientCounts {
   requests: number;
   petsCreated: number;
-  /** Answers that asked to wait (429, 503 with Retry-After); each request was sent again. */
+  /** Answers that refused the request for the target's load (429, 503); each was sent again. */
   throttled: number;
   /** How much this test's requests added to the run's pauses. */
   pausedMs: number;
@@ -241,7 +241,8 @@ export class PetStoreClient {
     if (data !== undefined) sent.body = data.toString();
 
     for (let attempt = 1; ; attempt++) {
-      const { unanswered } = await this.options.state.beforeRequest(operation);
+      const state = this.options.state;
+      const { unanswered, cuts, paced } = await state.beforeRequest(operation);
       const answer: ApiResponse =
         operation && unanswered >= UNANSWERED_LIMIT
           ? ApiResponse.failed(
@@ -252,20 +253,27 @@ export class PetStoreClient {
               0,
             )
           : await this.fetchOnce(sent, headers, data, operation);
-      const reason = throttleReason(answer);
+      const reason = throttleReason(answer, attempt);
       if (!reason) {
+        // An answer the target gave at the run's pace, that a learned pace may grow on (a 503 let
+        // through to be judged is none).
+        if (answer.failure === undefined && answer.status !== 503 && answer.status !== 429) {
+          state.accepted(paced);
+        }
         this.exchanges.push(answer);
         return answer;
       }
-      // The target did not process the request and asks to wait: wait, then send it again.
+      // The target did not process the request: the run's pace is cut (run-state.ts), and it
+      // waits as asked, or backs off, then sends it again.
       this.counts.throttled++;
-      const pause = this.options.state.pause(retryDelayMs(answer.headers, attempt));
+      state.refused(cuts);
+      const pause = state.pause(retryDelayMs(answer.headers, attempt));
       if (pause.spent) {
         this.exchanges.push(answer);
         throw new RateLimitExhausted(
           `Rate limited: ${method} ${sent.url} was answered ${reason} ${attempt} time(s) in a row, ` +
             `and the run has already waited ${(pause.pausedMs / 1000).toFixed(1)} s in all for ` +
-            `this target, its bound (CONFORMANCE_MAX_WAIT_S=${this.options.state.options.maxWaitMs / 1000}). ` +
+            `this target, its bound (CONFORMANCE_MAX_WAIT_S=${state.options.maxWaitMs / 1000}). ` +
             'The target kept refusing: set CONFORMANCE_RATE to its limit (requests a second), or ' +
             'raise the bound.',
         );

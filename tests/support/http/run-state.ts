@@ -9,19 +9,39 @@
  *   two creates given one id from a pet listed twice or not kept;
  * - whether a create of a name holding a lone surrogate was answered with a 5xx: read only when a
  *   list or getPet is, since a store may hold that pet and fail on every answer that shows it;
- * - signals, rare and read before every request: a pause the target asked for (a 429, or a 503
- *   with Retry-After), the operations that stopped answering; and, with a pace, the next free
- *   slot. These are changed under a lock (a directory, whose creation is atomic) and replaced
- *   whole (a rename is atomic too), so a reader never sees half a file.
+ * - the times of the answers that were not refusals, a line each: read only when the target
+ *   first refuses a request, to learn the rate it took until then;
+ * - signals, rare and read before every request: a pause the target asked for (a 429 or a 503),
+ *   the operations that stopped answering; and, with a pace, the pace and the next free slot.
+ *   These are changed under a lock (a directory, whose creation is atomic) and replaced whole (a
+ *   rename is atomic too), so a reader never sees half a file.
  *
  * A pause is the run's, not the request's: a gateway that answers 429 limits the client, so every
  * worker waits until the time it named. The pauses add up to the run's waiting, which is bounded.
+ *
+ * The pace is learned from the refusals (additive increase, multiplicative decrease, as TCP
+ * learns a path's capacity), one pace for every worker:
+ * - a run starts unpaced (or at CONFORMANCE_RATE);
+ * - its first refusal sets the pace to 70% of the rate of answers the run got in the second
+ *   before it (or since its first answer, when that was less than a second before);
+ * - each later refusal cuts it by a quarter, once: the refusals of requests whose slots were
+ *   taken before the last cut were sent at the old pace, which that cut answered already; and the
+ *   requests still waiting for a slot of the old pace take a new one, lest they all be refused;
+ * - each answer that is no refusal, to a request that waited for its slot, raises it by a tenth
+ *   of a request a second: about 10% a second while the run goes at its pace and the target takes
+ *   it. A run slower than its pace (waiting on answers) shows nothing of what the target would
+ *   take, and does not raise it.
+ * So a paced run meets the limit once in a while, instead of every time a pause ends: the workers
+ * waiting on a pause would otherwise all send at once, and most of them be refused again.
  */
 import { createHash } from 'node:crypto';
 import {
   appendFileSync,
+  closeSync,
   mkdirSync,
+  openSync,
   readFileSync,
+  readSync,
   readdirSync,
   renameSync,
   rmSync,
@@ -44,9 +64,38 @@ interface Signals {
   pausedUntil: number;
   /** Milliseconds the run has been paused in all (pauses do not overlap, so this is wall time). */
   pausedMs: number;
+  /** The pace learned from refusals, requests a second (0: none learned yet). */
+  rate: number;
+  /**
+   * How many times the pace was cut: a refusal of a request whose slot was taken before the last
+   * cut (at the old pace, which that cut answered) cuts nothing more.
+   */
+  cuts: number;
 }
 
-const quiet: Signals = { unanswered: {}, nextSlotAt: 0, pausedUntil: 0, pausedMs: 0 };
+const quiet: Signals = {
+  unanswered: {},
+  nextSlotAt: 0,
+  pausedUntil: 0,
+  pausedMs: 0,
+  rate: 0,
+  cuts: 0,
+};
+
+/** The first cut: this share of the rate of answers in the second before the first refusal. */
+const FIRST_CUT = 0.7;
+/** Each later cut keeps this share of the pace. */
+const LATER_CUT = 0.75;
+/** Each answer that is no refusal adds this to the pace (requests a second). */
+const RAISE_PER_ANSWER = 0.1;
+/** The pace never falls below this (requests a second): refusals are bounded by the run's wait. */
+const MIN_PACE = 1;
+/** The window in which the answers before the first refusal are counted. */
+const RATE_WINDOW_MS = 1000;
+/** The shortest span the answers before the first refusal are counted over. */
+const MIN_SPAN_MS = 250;
+/** Of the answers' times, the tail read at the first refusal: ample for the window. */
+const ANSWER_TAIL_BYTES = 64 * 1024;
 
 /** The folder of every run's state files; removed run by run at the end (removeRunState). */
 export const stateDir = join(tmpdir(), 'petstore-conformance');
@@ -100,6 +149,7 @@ export class RunState {
   private readonly released: string;
   private readonly createdIds: string;
   private readonly unwritable: string;
+  private readonly answerTimes: string;
   private readonly signals: string;
   private readonly lock: string;
 
@@ -110,6 +160,7 @@ export class RunState {
     this.released = `${prefix}.released`;
     this.createdIds = `${prefix}.ids`;
     this.unwritable = `${prefix}.unwritable`;
+    this.answerTimes = `${prefix}.answers`;
     this.signals = `${prefix}.json`;
     this.lock = `${prefix}.lock`;
   }
@@ -215,25 +266,114 @@ export class RunState {
   }
 
   /**
-   * Waits until the run may send its next request: after any pause, and on the pace. Returns how
-   * many requests of this operation in a row went unanswered (timed out): from UNANSWERED_LIMIT
-   * on, the client sends no more of them, since a hung endpoint would otherwise cost every check
-   * that uses it a whole request timeout.
+   * Waits until the run may send its next request: after any pause, and on the pace (the one set,
+   * or the one learned from refusals). Returns how many requests of this operation in a row went
+   * unanswered (timed out): from UNANSWERED_LIMIT on, the client sends no more of them, since a
+   * hung endpoint would otherwise cost every check that uses it a whole request timeout.
    */
-  async beforeRequest(operation?: string): Promise<{ unanswered: number }> {
-    const now = Date.now();
-    const signals = this.read();
-    let sendAt = Math.max(now, signals.pausedUntil);
-    if (this.options.pace > 0) {
-      const interval = 1000 / this.options.pace;
-      sendAt = this.update((signals) => {
-        const at = Math.max(Date.now(), signals.nextSlotAt, signals.pausedUntil);
-        signals.nextSlotAt = at + interval;
-        return at;
-      });
+  async beforeRequest(
+    operation?: string,
+  ): Promise<{ unanswered: number; cuts: number; paced: boolean }> {
+    let signals = this.read();
+    let waited = false;
+    for (;;) {
+      const now = Date.now();
+      let sendAt = Math.max(now, signals.pausedUntil);
+      let cuts = signals.cuts;
+      let paced = false;
+      if (this.options.pace > 0 || signals.rate > 0) {
+        [sendAt, paced, cuts] = this.update((signals) => {
+          const interval = 1000 / this.paceOf(signals);
+          const free = Math.max(Date.now(), signals.pausedUntil);
+          const at = Math.max(free, signals.nextSlotAt);
+          signals.nextSlotAt = at + interval;
+          return [at, at > free, signals.cuts];
+        });
+      }
+      if (sendAt <= now && !waited) {
+        return { unanswered: operation ? (signals.unanswered[operation] ?? 0) : 0, cuts, paced };
+      }
+      await sleep(Math.max(0, sendAt - now));
+      // A slot taken before a cut (or a pause) was one of the old pace: the request takes
+      // another, at the new one, lest every request queued at the old pace be refused too.
+      const before = signals;
+      signals = this.read();
+      waited = true;
+      if (signals.cuts === before.cuts && signals.pausedUntil <= Date.now()) {
+        return { unanswered: operation ? (signals.unanswered[operation] ?? 0) : 0, cuts, paced };
+      }
     }
-    if (sendAt > now) await sleep(sendAt - now);
-    return { unanswered: operation ? (signals.unanswered[operation] ?? 0) : 0 };
+  }
+
+  /** The run's pace: the one learned, else the one set (0: none). */
+  private paceOf(signals: Signals): number {
+    return signals.rate > 0 ? signals.rate : this.options.pace;
+  }
+
+  /**
+   * An answer that was no refusal: its time is kept (the first refusal learns from them), and a
+   * learned pace grows a little, up to the pace set, if one was; only when the request waited for
+   * its slot (`paced`): a run that sends slower than its pace, waiting on answers, shows nothing
+   * of what the target would take faster, and its pace would otherwise grow without bound.
+   */
+  accepted(paced: boolean): void {
+    appendFileSync(this.answerTimes, `${Date.now()}\n`);
+    if (!paced || this.read().rate === 0) return;
+    this.update((signals) => {
+      if (signals.rate === 0) return;
+      const ceiling = this.options.pace > 0 ? this.options.pace : Number.POSITIVE_INFINITY;
+      signals.rate = Math.min(ceiling, signals.rate + RAISE_PER_ANSWER);
+    });
+  }
+
+  /**
+   * The target refused a request (429, 503) whose slot was taken after `cuts` cuts (what
+   * beforeRequest returned): the pace is cut, unless it was cut since, for a request sent at the
+   * same pace. Returns the pace now.
+   */
+  refused(cuts: number): number {
+    return this.update((signals) => {
+      if (cuts < signals.cuts) return this.paceOf(signals);
+      const before = this.paceOf(signals);
+      const next = before > 0 ? before * LATER_CUT : this.answersWithin(RATE_WINDOW_MS) * FIRST_CUT;
+      signals.cuts++;
+      // No answer yet to learn from: still unpaced, the pause alone holds the run; the next
+      // refusal learns.
+      if (next === 0) return 0;
+      signals.rate = Math.max(MIN_PACE, next);
+      // The slots handed out at the old pace are taken again (beforeRequest), at the new one.
+      signals.nextSlotAt = Date.now() + 1000 / signals.rate;
+      return signals.rate;
+    });
+  }
+
+  /** Answers (no refusals) the run got in the last `windowMs`, per second. */
+  private answersWithin(windowMs: number): number {
+    let text: string;
+    try {
+      const size = sizeOf(this.answerTimes);
+      const start = Math.max(0, size - ANSWER_TAIL_BYTES);
+      const buffer = Buffer.alloc(size - start);
+      const file = openSync(this.answerTimes, 'r');
+      try {
+        readSync(file, buffer, 0, buffer.length, start);
+      } finally {
+        closeSync(file);
+      }
+      text = buffer.toString('utf8');
+    } catch {
+      return 0;
+    }
+    const now = Date.now();
+    // The first line of the tail may be cut: a partial time is smaller than any, and not counted.
+    const recent = text
+      .split('\n')
+      .map(Number)
+      .filter((time) => time >= now - windowMs);
+    if (recent.length === 0) return 0;
+    // A run younger than the window: over the time it has answered (a quarter second at least).
+    const span = Math.max(MIN_SPAN_MS, now - Math.min(...recent));
+    return (recent.length * 1000) / span;
   }
 
   /**

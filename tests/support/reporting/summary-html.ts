@@ -86,7 +86,7 @@ function header(summary: Summary): string {
     [
       'Rate limiting',
       summary.throttled > 0
-        ? `${summary.throttled} answers asked to wait; waited ${(summary.pausedMs / 1000).toFixed(1)} s`
+        ? `${summary.throttled} of ${summary.requests} requests refused (${(summary.refusedShare * 100).toFixed(1)}%); waited ${(summary.pausedMs / 1000).toFixed(1)} s`
         : 'none met',
     ],
     ['Strict mode', summary.strict ? 'on: flagged advisories fail' : 'off'],

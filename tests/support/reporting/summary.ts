@@ -251,8 +251,13 @@ export interface Summary extends RunFacts {
   petsCreated: number;
   /** The ids of the pets created whose name could not carry the run's marker (an empty name). */
   unmarkedPets: string[];
-  /** Answers that asked to wait, and how long the run was paused for them. */
+  /**
+   * Requests the target refused for its load (429, 503: each waited for and sent again), of
+   * `requests`, and how long the run was paused for them.
+   */
   throttled: number;
+  /** throttled ÷ requests, to three places (0 when nothing was sent). */
+  refusedShare: number;
   pausedMs: number;
   totals: {
     requirements: Record<Verdict, number> & { total: number };
@@ -382,6 +387,10 @@ const sum = (tests: TestRecord[], pick: (test: TestRecord) => number) =>
   tests.reduce((total, test) => total + pick(test), 0);
 
 /** The summary of one target's tests. */
+/** part ÷ whole, to three places; 0 of nothing is 0. */
+const share = (part: number, whole: number) =>
+  whole > 0 ? Math.round((part / whole) * 1000) / 1000 : 0;
+
 export function summarize(
   facts: RunFacts,
   tests: TestRecord[],
@@ -435,6 +444,10 @@ export function summarize(
     petsCreated: sum(tests, (test) => test.petsCreated),
     unmarkedPets: tests.flatMap((test) => test.unmarkedPets ?? []),
     throttled: sum(tests, (test) => test.throttled),
+    refusedShare: share(
+      sum(tests, (test) => test.throttled),
+      sum(tests, (test) => test.requests),
+    ),
     pausedMs: sum(tests, (test) => test.pausedMs),
     totals,
     knownFailures: [...knownFailures],
@@ -482,13 +495,14 @@ export function consoleSummary(summary: Summary): string[] {
       .map((verdict) => `${advisories[verdict]} ${verdict}`);
     lines.push(`${who}Advisories: ${parts.join(', ')} (not part of the conformance verdict).`);
   }
-  const throttled =
+  const refused =
     summary.throttled > 0
-      ? `; ${summary.throttled} answers asked to wait, the run waited ${(summary.pausedMs / 1000).toFixed(1)} s`
+      ? `, ${summary.throttled} of them refused (${(summary.refusedShare * 100).toFixed(1)}%; ` +
+        `429 or 503, each sent again after the wait; the run waited ${(summary.pausedMs / 1000).toFixed(1)} s in all)`
       : '';
   lines.push(
-    `${who}Requests sent: ${summary.requests}; pets created: ${summary.petsCreated} ` +
-      `(${createdNames(summary)})${throttled}.`,
+    `${who}Requests sent: ${summary.requests}${refused}; pets created: ${summary.petsCreated} ` +
+      `(${createdNames(summary)}).`,
   );
   return lines;
 }

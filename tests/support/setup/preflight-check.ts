@@ -13,7 +13,8 @@
  * §5.1), which breaks AUTH-BEARER alone; the run goes on under the spelling the target accepts,
  * so that every other requirement is still checked, and AUTH-BEARER's check sends both.
  *
- * A target that asks to wait (429, 503 with Retry-After) is waited for, as every request is.
+ * A target that refuses the request for its load (429, 503: http/throttle.ts) is waited for, as
+ * every request is.
  * Settings are passed in (this module does not read the configuration) so that the project's own
  * tests can call it directly. Nothing returned contains the key.
  */
@@ -22,7 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { authorizationName, lowerCaseAuthorizationName } from '../http/client.ts';
 import { startResponseGuard } from '../http/response-guard.ts';
-import { retryDelayMs } from '../http/throttle.ts';
+import { retryDelayMs, throttleStatusReason } from '../http/throttle.ts';
 import { firstLine, transportCause } from '../http/transport-errors.ts';
 import type { ExchangeView } from '../reporting/failure-text.ts';
 import { redact } from '../reporting/redaction.ts';
@@ -66,6 +67,8 @@ const envHint = 'in the environment or in .env (see .env.example)';
 const baseHint =
   `Set BASE_URL ${envHint} to the base address the interface's paths are relative to, ` +
   'ending in /v1 (e.g. https://staging.example.com/petstore/api/v1).';
+/** A first answer this slow is named as such (a target that starts on its first request). */
+const SLOW_FIRST_ANSWER_MS = 2000;
 /** Of an answer's body, what a report keeps (the env variable handing it on is bounded). */
 const keptBodyBytes = 8192;
 
@@ -121,14 +124,19 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   } catch (thrown) {
     const cut = guard.cutOf('GET', url);
     const error = guard.connectErrorOf(url) ?? thrown;
+    const cause = transportCause(error, options.timeoutMs) ?? 'the request failed';
+    // A target that starts on its first request (serverless, scaled to zero) may need longer.
+    const coldStart = cause.startsWith('no answer within')
+      ? ` A target that starts on its first request (a cold start) may need longer: raise CONFORMANCE_REQUEST_TIMEOUT_MS (${options.timeoutMs} ms now).`
+      : '';
     finding = cut
       ? [
           `not this interface: the answer was larger than ${options.maxResponseBytes} bytes`,
           `A list of at most one pet was expected. ${baseHint}`,
         ]
       : [
-          `the target is unreachable: ${transportCause(error, options.timeoutMs) ?? 'the request failed'}`,
-          `Check BASE_URL ${envHint}, and that the target is up and reachable from this machine.`,
+          `the target is unreachable: ${cause}`,
+          `Check BASE_URL ${envHint}, and that the target is up and reachable from this machine.${coldStart}`,
         ];
     const got = cut ?? firstLine(error);
     answers.push({
@@ -160,10 +168,18 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
       wait.waitedMs > 0
         ? ` (after waiting ${(wait.waitedMs / 1000).toFixed(1)} s as it asked)`
         : '';
+    // The first answer of a target that starts on demand is slow: the run waits for it (within
+    // the request timeout), and says how close it came.
+    const slowest = Math.max(...answers.map(({ exchange }) => exchange.durationMs));
+    const slow =
+      slowest >= SLOW_FIRST_ANSWER_MS
+        ? ` A slow first answer (${(slowest / 1000).toFixed(1)} s; a cold start?): every request ` +
+          `waits up to CONFORMANCE_REQUEST_TIMEOUT_MS (${options.timeoutMs} ms) for its answer.`
+        : '';
     return {
       ok: true,
       summary: scrub(
-        `Preflight: GET ${shown} answered 200 in ${Date.now() - started} ms${waited}.${caseNote}`,
+        `Preflight: GET ${shown} answered 200 in ${Date.now() - started} ms${waited}.${slow}${caseNote}`,
       ),
       authorizationName: name,
       requests: wait.requests,
@@ -215,8 +231,7 @@ async function fetchWaiting(
     const body = await response.body();
     const durationMs = Date.now() - started;
     const throttled =
-      response.status() === 429 ||
-      (response.status() === 503 && response.headers()['retry-after'] !== undefined);
+      throttleStatusReason(response.status(), response.headers(), attempt) !== undefined;
     const delay = throttled ? retryDelayMs(response.headers(), attempt) : 0;
     if (throttled && wait.waitedMs + delay <= (options.maxWaitMs ?? 0)) {
       wait.waitedMs += delay;

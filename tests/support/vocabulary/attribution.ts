@@ -19,6 +19,8 @@
  *   when read back (unless the 201 answer showed the same already); a categoryId not as sent,
  *   anywhere: NEWPET-CATEGORYID-INT64; under its id, another pet of the run altogether (another
  *   of its names, another categoryId): PET-ID-UNIQUE (beyond 2^53, any other pet: PET-ID-INT64);
+ * - a valid NewPet larger than the suite's own refused with 413: a size limit of bodies, nobody's
+ *   (isSizeRefusal); a smaller one: a refusal like any other;
  * - a valid NewPet refused: the requirement of the one value that makes the difference (the same
  *   NewPet with that value made ordinary is added, `refusalOf` in pets.ts): its categoryId
  *   NEWPET-CATEGORYID-INT64, its name CREATE-201-PET, its status PETSTATUS-ENUM, no status
@@ -36,9 +38,16 @@
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ApiResponse, Operation, Pet } from '../http/client.ts';
-import { type JsonValue, exactInteger, int64Of, isJsonNumber } from '../http/lossless-json.ts';
+import {
+  type JsonValue,
+  exactInteger,
+  int64Of,
+  isJsonNumber,
+  stringifyExact,
+} from '../http/lossless-json.ts';
 import { type SchemaName, type Violation, validateBody } from '../http/schema.ts';
 import { petNamePrefix } from '../setup/settings.ts';
+import { ordinaryNameBytes } from './generators.ts';
 
 /** A problem found in an answer, charged to one requirement. */
 export interface Problem {
@@ -309,6 +318,38 @@ export function isRefusal(response: ApiResponse): boolean {
   if (response.failure !== undefined) return false;
   const { status } = response;
   return status === 500 || (status >= 400 && status < 500 && ![401, 408, 429].includes(status));
+}
+
+/**
+ * The largest createPet body the suite's own NewPets make: a name of the suite's longest (40 UTF-8
+ * bytes), the longest int64 and status. A target must take such a NewPet (CREATE-201-PET).
+ */
+export const ordinaryBodyBytes = Buffer.byteLength(
+  stringifyExact({
+    name: 'n'.repeat(ordinaryNameBytes),
+    categoryId: -(2n ** 63n),
+    status: 'available',
+  }),
+);
+
+/**
+ * A 413 (Content Too Large, RFC 9110 §15.5.14) to a body larger than any the suite's own NewPets
+ * make: a size limit of bodies, which the document leaves open (section 8: "size limits of bodies
+ * and of the name field: not shown"; section 7: other status codes "not shown"), as a 400 for a
+ * long name is a size limit of names. Where the suite sends a valid NewPet that large (a long
+ * name), such a refusal is the target's right, and decides nothing: the check goes on without
+ * that pet. Its body is not judged: it is a gateway's as often as the service's (an HTML page,
+ * nothing at all). A 413 to a body no larger than the suite's ordinary NewPet (a short name) is
+ * no size limit a client could keep to: the document's 201 for a valid NewPet holds, and it is
+ * judged as any refusal is (pets.refusalOf, CREATE-201-PET). So a 413 never passes a check that
+ * a small NewPet would fail.
+ */
+export function isSizeRefusal(response: ApiResponse): boolean {
+  return (
+    response.failure === undefined &&
+    response.status === 413 &&
+    Buffer.byteLength(response.request.body ?? '') > ordinaryBodyBytes
+  );
 }
 
 /** What a create sent, and what the service is expected to keep of it. */

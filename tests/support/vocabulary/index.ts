@@ -8,7 +8,7 @@ export { test, expect } from './fixtures.ts';
 export { type Miscount, type Pets, type Shortfall } from './pets.ts';
 export { because, isErrorAnswer, verify } from './matchers.ts';
 export { inconclusive, notRun } from './verdicts.ts';
-export { type KnownPet, beyondDoubleRange, petIn, petsIn } from './attribution.ts';
+export { type KnownPet, beyondDoubleRange, isSizeRefusal, petIn, petsIn } from './attribution.ts';
 export { req, propertyOf, advisoryOf, section } from './tags.ts';
 export type { RequirementId } from '../../../requirements/catalogue.ts';
 export * as generate from './generators.ts';

@@ -1,0 +1,222 @@
+/**
+ * Gateways' own answers, which the document leaves open (issue 35): a gateway in front of the
+ * clean reference answers some requests itself, and the suite passes the target all the same.
+ * - A body over 1 KB gets 413 with the gateway's HTML page: a size limit of bodies, which the
+ *   document leaves open, like a 400 for a long name; the suite passes. A 413 to a NewPet no
+ *   larger than the suite's own is no such limit: CREATE-201-PET fails.
+ * - A rate limiter whose 429 names no time to wait, and a load shedder's 503 with Retry-After:
+ *   the run backs off, learns the pace from the refusals, and passes, with at most one request
+ *   in five refused (counted by the run, and by the gateway).
+ * - A 503 without Retry-After that comes back on the fourth send is judged: a 5xx of the target's.
+ * - A cold start: the first answer takes 8 s; the run waits for it, says how long it took, and
+ *   passes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
+import {
+  type Gateway,
+  type GatewayRule,
+  bodyLimit,
+  coldStart,
+  shedding,
+  startGateway,
+  tokenBucket,
+  tooManyRequests,
+} from './support/gateways.ts';
+import { RunState, removeRunState } from '../tests/support/http/run-state.ts';
+import {
+  UNASKED_503_ATTEMPTS,
+  retryDelayMs,
+  throttleStatusReason,
+} from '../tests/support/http/throttle.ts';
+import { type HostileTarget, startHostileTarget } from './support/hostile-targets.ts';
+import { type SuiteRun, runSuite } from './support/playwright.ts';
+
+const apiKey = 'gw-key-5e2a9c41';
+/** The most requests a run may have refused: one in five of those it sent. */
+const REFUSED_BOUND = 0.2;
+
+const shown = (run: SuiteRun) =>
+  `\n--- exit ${run.exitCode}, ${run.durationMs} ms ---\n${run.output.slice(-4000)}`;
+
+/** The whole suite through a gateway with this rule, in front of the reference. */
+async function throughGateway(
+  rule: GatewayRule,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<{ run: SuiteRun; gateway: Gateway }> {
+  const gateway = await startGateway(reference.baseUrl, rule);
+  try {
+    const run = await runSuite(args, {
+      BASE_URL: gateway.baseUrl,
+      API_KEY: apiKey,
+      CONFORMANCE_REPORTS: 'none',
+      FC_SEED: '20261126',
+      CI: '1',
+      ...env,
+    });
+    return { run, gateway };
+  } finally {
+    await gateway.close();
+  }
+}
+
+/** The run passed whole, and refused at most one request in five, by its count and the gateway's. */
+function assertPacedPass(run: SuiteRun, gateway: Gateway, status: number): void {
+  assert.equal(run.exitCode, 0, shown(run));
+  const summary = run.summary!;
+  assert.equal(summary.verdict, 'conformant', shown(run));
+  const refusedByGateway = gateway.counts.own[status] ?? 0;
+  const share = summary.throttled / summary.requests;
+  console.log(
+    `${status}: ${summary.throttled} of ${summary.requests} requests refused (${(share * 100).toFixed(1)}%; ` +
+      `the gateway refused ${refusedByGateway} of ${gateway.counts.requests}), ${(run.durationMs / 1000).toFixed(1)} s`,
+  );
+  assert.ok(summary.throttled > 0, `the gateway refused some${shown(run)}`);
+  assert.equal(summary.refusedShare, Number(share.toFixed(3)), shown(run));
+  assert.ok(share <= REFUSED_BOUND, `${(share * 100).toFixed(1)}% refused${shown(run)}`);
+  // The gateway saw the preflight's requests too, which the run's count leaves out.
+  assert.ok(refusedByGateway / gateway.counts.requests <= REFUSED_BOUND, shown(run));
+  assert.match(
+    run.output,
+    new RegExp(
+      `Requests sent: ${summary.requests}, ${summary.throttled} of them refused \\(\\d+\\.\\d%;`,
+    ),
+  );
+}
+
+let reference: ReferenceHandle;
+let hostile: HostileTarget;
+before(async () => {
+  reference = await startReference({ apiKey, seedPets: 120 });
+  hostile = await startHostileTarget();
+});
+after(async () => {
+  await reference.close();
+  await hostile.close();
+});
+
+describe('gateways in front of a conformant target', () => {
+  test('a gateway that answers 413 with an HTML page to every body over 1 KB: the suite passes', async () => {
+    const { run, gateway } = await throughGateway(bodyLimit(1024));
+    assert.equal(run.exitCode, 0, shown(run));
+    assert.equal(run.summary?.verdict, 'conformant', shown(run));
+    assert.ok((gateway.counts.own[413] ?? 0) > 0, `some bodies were refused for their size`);
+  });
+
+  test('a 413 to a body no larger than the suite’s own NewPets is no size limit: CREATE-201-PET fails', async () => {
+    // 64 bytes: below the suite's ordinary NewPet (a 40-byte name), which a target must take.
+    const { run } = await throughGateway(bodyLimit(64), {}, ['--grep', '@CREATE-201-PET']);
+    assert.notEqual(run.exitCode, 0, shown(run));
+    const create = run.summary?.requirements.find((item) => item.id === 'CREATE-201-PET');
+    assert.equal(create?.verdict, 'failed', shown(run));
+    assert.match(create!.failures[0]!.message, /status 413, not 201/, shown(run));
+  });
+
+  test('a rate limiter whose 429 names no time: backed off, paced, passed, at most one in five refused', async () => {
+    const { run, gateway } = await throughGateway(tokenBucket(40, 10, tooManyRequests), {
+      CONFORMANCE_WORKERS: '2',
+    });
+    assertPacedPass(run, gateway, 429);
+  });
+
+  test('a load shedder (503 with Retry-After): paced, passed, at most one in five refused', async () => {
+    const { run, gateway } = await throughGateway(tokenBucket(40, 10, shedding), {
+      CONFORMANCE_WORKERS: '2',
+    });
+    assertPacedPass(run, gateway, 503);
+  });
+
+  test('a 503 without Retry-After that comes back on the fourth send is the target’s: judged, in bounded time', async () => {
+    // Every request after the preflight is answered 503 without Retry-After: each is sent four
+    // times in all (waits of about 1, 2 and 4 s), then judged.
+    const run = await runSuite(['--grep', '@GET-404-UNKNOWN'], {
+      BASE_URL: hostile.baseUrl('after-preflight-server-error'),
+      API_KEY: apiKey,
+      CONFORMANCE_REPORTS: 'none',
+      CI: '1',
+    });
+    assert.notEqual(run.exitCode, 0, shown(run));
+    const summary = run.summary!;
+    const item = summary.requirements.find((one) => one.id === 'GET-404-UNKNOWN');
+    assert.equal(item?.verdict, 'failed', shown(run));
+    assert.match(item!.failures[0]!.message, /status 503, not 404/, shown(run));
+    // Each request sent four times in all, three of them refused: none more, none judged sooner.
+    const requests = summary.requests / 4;
+    assert.ok(Number.isInteger(requests) && requests >= 3, shown(run));
+    assert.equal(summary.throttled, 3 * requests, shown(run));
+    // The waits are the run's: at most 1 + 2 + 4 s for each request (they overlap, mostly).
+    assert.ok(summary.pausedMs <= 7000 * requests, shown(run));
+  });
+
+  test('a cold start: the first answer takes 8 s; the run waits for it, says so, and passes', async () => {
+    const { run } = await throughGateway(coldStart(8000));
+    assert.equal(run.exitCode, 0, shown(run));
+    assert.equal(run.summary?.verdict, 'conformant', shown(run));
+    assert.match(
+      run.output,
+      /Preflight: GET \S+ answered 200 in (8|9)\d{3} ms\. A slow first answer \((8|9)\.\d s; a cold start\?\): every request waits up to CONFORMANCE_REQUEST_TIMEOUT_MS \(10000 ms\)/,
+      shown(run),
+    );
+  });
+});
+
+describe('the back-off and the pace, alone', () => {
+  test('without Retry-After: 1 s doubling to 30 s, each wait in the upper half; with it, as asked', () => {
+    const at = (attempt: number, random: number) => retryDelayMs({}, attempt, 0, () => random);
+    assert.deepEqual([at(1, 0), at(1, 1), at(3, 0), at(3, 1)], [500, 1000, 2000, 4000]);
+    assert.deepEqual([at(9, 0), at(9, 1)], [15_000, 30_000]);
+    assert.equal(retryDelayMs({ 'retry-after': '3' }, 5), 3000);
+  });
+
+  test('a 429 is always a refusal; a 503 without Retry-After only until its fourth send', () => {
+    const unasked = (attempt: number) => throttleStatusReason(503, {}, attempt);
+    assert.equal(UNASKED_503_ATTEMPTS, 4);
+    assert.deepEqual([1, 2, 3, 4].map(unasked), [
+      '503 without Retry-After',
+      '503 without Retry-After',
+      '503 without Retry-After',
+      undefined,
+    ]);
+    assert.equal(throttleStatusReason(503, { 'retry-after': '1' }, 9), '503 with Retry-After');
+    assert.equal(throttleStatusReason(429, {}, 99), '429 Too Many Requests');
+    assert.equal(throttleStatusReason(500, {}, 1), undefined);
+  });
+
+  test('the pace: 70% of the answers’ rate at the first refusal, a quarter off at each later one (once per pace), raised by answers that waited for their slot', async () => {
+    const runId = `pace-selftest-${process.pid}`;
+    const state = new RunState({
+      runId,
+      baseUrl: 'http://127.0.0.1:9/v1',
+      maxPets: 10,
+      pace: 0,
+      maxWaitMs: 0,
+    });
+    try {
+      // Unpaced: no slot is waited for.
+      const first = await state.beforeRequest();
+      assert.deepEqual([first.cuts, first.paced], [0, false]);
+      // 100 answers in the last quarter second or so: 400 a second at most, 70% of that.
+      for (let i = 0; i < 100; i++) state.accepted(false);
+      const learned = state.refused(first.cuts);
+      assert.ok(learned > 100 && learned <= 0.7 * 100 * 4, `${learned}`);
+      // Another refusal of a request sent before that cut cuts nothing more.
+      assert.equal(state.refused(first.cuts), learned);
+      // A request sent at the new pace waits for its slot; its refusal cuts a quarter off.
+      const next = await state.beforeRequest();
+      assert.equal(next.cuts, 1);
+      const cut = state.refused(next.cuts);
+      assert.equal(cut, learned * 0.75);
+      // Answers raise it only when their requests waited for a slot.
+      state.accepted(false);
+      assert.equal(state.refused(next.cuts), cut);
+      const paced = await state.beforeRequest();
+      assert.equal(paced.paced, true);
+      state.accepted(true);
+      assert.equal(state.refused(paced.cuts), (cut + 0.1) * 0.75);
+    } finally {
+      removeRunState(runId);
+    }
+  });
+});
