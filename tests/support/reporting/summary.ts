@@ -124,6 +124,11 @@ export interface TestRecord {
   throttled: number;
   /** How much this test's requests added to the run's pauses. */
   pausedMs: number;
+  /**
+   * Requests sent again on a new connection: each met a reset or a close on a kept-alive
+   * connection before any byte of its answer (the target did not process it).
+   */
+  resent?: number;
   advisories: AdvisoryNote[];
 }
 
@@ -250,6 +255,8 @@ export interface Summary extends RunFacts {
   /** Answers that asked to wait, and how long the run was paused for them. */
   throttled: number;
   pausedMs: number;
+  /** Requests sent again because a kept-alive connection closed before their answer began. */
+  resent: number;
   totals: {
     requirements: Record<Verdict, number> & { total: number };
     advisories: Record<AdvisoryVerdict, number> & { total: number };
@@ -431,6 +438,7 @@ export function summarize(
     petsCreated: sum(tests, (test) => test.petsCreated),
     throttled: sum(tests, (test) => test.throttled),
     pausedMs: sum(tests, (test) => test.pausedMs),
+    resent: sum(tests, (test) => test.resent ?? 0),
     totals,
     knownFailures: [...knownFailures],
     requirements,
@@ -481,9 +489,13 @@ export function consoleSummary(summary: Summary): string[] {
     summary.throttled > 0
       ? `; ${summary.throttled} answers asked to wait, the run waited ${(summary.pausedMs / 1000).toFixed(1)} s`
       : '';
+  const resent =
+    summary.resent > 0
+      ? `; ${summary.resent} sent again on a new connection (a kept-alive one closed before the answer began)`
+      : '';
   lines.push(
     `${who}Requests sent: ${summary.requests}; pets created: ${summary.petsCreated} ` +
-      `(names start with "${summary.petNamePrefix}")${throttled}.`,
+      `(names start with "${summary.petNamePrefix}")${throttled}${resent}.`,
   );
   return lines;
 }
