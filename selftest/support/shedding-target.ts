@@ -2,9 +2,11 @@
  * A conformant target as companies deploy one: the bundled reference behind a server that closes
  * a kept-alive connection after `keepAliveMs` idle (Node's `keepAliveTimeout`, which also sends
  * `Keep-Alive: timeout=N`), and, as a load shedder, answers every `shedEvery`-th request with a
- * 503 and `Retry-After` instead of passing it on (the request not processed).
+ * 503 and `Retry-After` instead of passing it on (the request not processed). With `tls`, it
+ * speaks https, and may require a client certificate (mutual TLS).
  */
-import { createServer, request } from 'node:http';
+import { type RequestListener, type Server, createServer, request } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type ReferenceHandle, startReference } from '../../reference/src/server.ts';
 
@@ -26,6 +28,8 @@ export interface SheddingOptions {
   /** Send `Keep-Alive: timeout=N` (Node's default) or leave it out, as many servers do. */
   keepAliveHeader?: boolean;
   seedPets?: number;
+  /** https with this certificate; `clientCa`: a client certificate it signed is required. */
+  tls?: { key: string; cert: string; clientCa?: string };
 }
 
 export async function startSheddingTarget(options: SheddingOptions): Promise<SheddingTarget> {
@@ -35,7 +39,7 @@ export async function startSheddingTarget(options: SheddingOptions): Promise<She
   });
   const upstream = new URL(reference.baseUrl);
   const counts = { requests: 0, shed: 0, connections: 0 };
-  const server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     counts.requests++;
     // A Connection header set by hand leaves Node's `Keep-Alive: timeout=N` out.
     if (options.keepAliveHeader === false) res.setHeader('connection', 'keep-alive');
@@ -72,13 +76,26 @@ export async function startSheddingTarget(options: SheddingOptions): Promise<She
     );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
-  });
+  };
+  const tls = options.tls;
+  const server: Server = tls
+    ? createHttpsServer(
+        {
+          key: tls.key,
+          cert: tls.cert,
+          ...(tls.clientCa
+            ? { requestCert: true, rejectUnauthorized: true, ca: [tls.clientCa] }
+            : {}),
+        },
+        handler,
+      )
+    : createServer(handler);
   server.keepAliveTimeout = options.keepAliveMs;
-  server.on('connection', () => counts.connections++);
+  server.on(tls ? 'secureConnection' : 'connection', () => counts.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}${upstream.pathname}`,
+    baseUrl: `${tls ? 'https' : 'http'}://127.0.0.1:${port}${upstream.pathname}`,
     counts,
     close: async () => {
       server.closeAllConnections();

@@ -25,7 +25,8 @@
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import zlib from 'node:zlib';
-import { type Sessions, targetSide } from './target-tls.ts';
+import { type Proxies, openTunnel, proxyFor } from './proxy.ts';
+import { type ClientCertificate, type Sessions, targetSide } from './target-tls.ts';
 
 /** Bytes of a turn beyond the limit allowed for the answer's head, when it cannot be read. */
 export const headRoom = 64 * 1024;
@@ -63,6 +64,10 @@ interface Sent {
 export interface GuardOptions {
   /** Accept any certificate of an https target (CONFORMANCE_INSECURE_TLS=1). */
   insecureTls: boolean;
+  /** Presented to an https target that asks for one (CONFORMANCE_CLIENT_CERT, _KEY). */
+  clientCertificate?: ClientCertificate;
+  /** The forward proxies of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+  proxies?: Proxies;
 }
 
 /** Where an origin is reached: its host as a socket takes it, host:port, the Host header. */
@@ -301,7 +306,11 @@ function idleMargin(keepAliveMs: number): number {
  */
 class Link {
   readonly tcp: net.Socket;
-  readonly socket: net.Socket;
+  /** What carries the target's bytes: the TCP connection, or the TLS over it; once tunneled. */
+  private socket?: net.Socket;
+  /** Bytes written before the socket is ready (a proxy's tunnel being opened). */
+  private queued: Buffer[] = [];
+  private ending = false;
   /** The connection was made (over https, the handshake done). */
   reached = false;
   /** Answers completed on it. */
@@ -319,42 +328,72 @@ class Link {
   onReached: () => void = () => {};
 
   constructor(
-    origin: Origin,
-    options: GuardOptions,
-    sessions: Sessions,
-    track: (socket: net.Socket) => void,
+    private readonly origin: Origin,
+    private readonly options: GuardOptions,
+    private readonly sessions: Sessions,
+    private readonly track: (socket: net.Socket) => void,
   ) {
-    this.tcp = net.connect({ host: origin.host, port: origin.port, noDelay: true });
-    this.socket = origin.https
-      ? targetSide(this.tcp, origin.host, origin.authority, options.insecureTls, sessions)
-      : this.tcp;
+    const proxy = proxyFor(options.proxies, origin.https, origin.host, origin.port);
+    const to = proxy ?? origin;
+    this.tcp = net.connect({ host: to.host, port: to.port, noDelay: true });
     track(this.tcp);
-    if (this.socket !== this.tcp) track(this.socket);
-    let failed = false;
-    const fail = (error: Error) => {
-      this.gone = true;
-      if (failed) return;
-      failed = true;
-      this.onError(error);
-    };
-    this.tcp.on('error', fail);
-    if (this.socket !== this.tcp) this.socket.on('error', fail);
-    this.socket.once(origin.https ? 'secureConnect' : 'connect', () => {
+    let tunneling = proxy !== undefined;
+    // While a proxy opens the tunnel, its errors are openTunnel's to tell (`proxy …`).
+    this.tcp.on('error', (error) => {
+      if (!tunneling) this.fail(error);
+    });
+    if (!proxy) {
+      this.attach(false);
+      return;
+    }
+    openTunnel(this.tcp, proxy, origin.host, origin.port, (error) => {
+      tunneling = false;
+      if (error) this.fail(error);
+      else this.attach(true);
+    });
+  }
+
+  private failed = false;
+  private fail(error: Error): void {
+    this.gone = true;
+    if (this.failed) return;
+    this.failed = true;
+    this.onError(error);
+  }
+
+  /** The target's side, once its TCP connection (or a proxy's tunnel to it) is there. */
+  private attach(tunneled: boolean): void {
+    const { origin, options } = this;
+    const socket = origin.https
+      ? targetSide(this.tcp, origin.host, origin.authority, options, this.sessions)
+      : this.tcp;
+    this.socket = socket;
+    if (socket !== this.tcp) {
+      this.track(socket);
+      socket.on('error', (error) => this.fail(error));
+    }
+    const reached = () => {
       this.reached = true;
       this.onReached();
-    });
-    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    this.socket.on('drain', () => this.onDrain());
-    this.socket.on('end', () => {
+    };
+    if (origin.https) socket.once('secureConnect', reached);
+    else if (tunneled) queueMicrotask(reached);
+    else socket.once('connect', reached);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('drain', () => this.onDrain());
+    socket.on('end', () => {
       this.gone = true;
       this.onEnd();
     });
-    this.socket.on('close', () => (this.gone = true));
+    socket.on('close', () => (this.gone = true));
+    for (const bytes of this.queued) socket.write(bytes);
+    this.queued = [];
+    if (this.ending) socket.end();
   }
 
   /** Whether the next request may go on it. */
   usable(): boolean {
-    if (this.gone || this.closing || this.socket.destroyed) return false;
+    if (this.gone || this.closing || this.socket?.destroyed) return false;
     if (this.keepAliveMs === undefined) return true;
     return Date.now() - this.idleSince < this.keepAliveMs - idleMargin(this.keepAliveMs);
   }
@@ -369,25 +408,28 @@ class Link {
   }
 
   write(bytes: Buffer): boolean {
-    return this.socket.write(bytes);
+    if (this.socket) return this.socket.write(bytes);
+    this.queued.push(bytes);
+    return true;
   }
 
   end(): void {
-    this.socket.end();
+    if (this.socket) this.socket.end();
+    else this.ending = true;
   }
 
   pause(): void {
-    this.socket.pause();
+    this.socket?.pause();
   }
 
   resume(): void {
-    this.socket.resume();
+    this.socket?.resume();
   }
 
   destroy(): void {
     this.gone = true;
     this.onError = this.onEnd = this.onData = this.onDrain = this.onReached = () => {};
-    this.socket.destroy();
+    this.socket?.destroy();
     this.tcp.destroy();
   }
 }

@@ -194,6 +194,7 @@ export const test = base.extend<
     async ({ playwright }, use) => {
       const guard = await startResponseGuard(settings.maxResponseBytes, {
         insecureTls: settings.insecureTls,
+        ...settings.connection,
       });
       const shared = new WorkerRequestContext(
         () => playwright.request.newContext(),
