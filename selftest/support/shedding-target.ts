@@ -2,7 +2,8 @@
  * A conformant target as companies deploy one: the bundled reference behind a server that closes
  * a kept-alive connection after `keepAliveMs` idle (Node's `keepAliveTimeout`, which also sends
  * `Keep-Alive: timeout=N`), and, as a load shedder, answers every `shedEvery`-th request with a
- * 503 and `Retry-After` instead of passing it on (the request not processed). With `tls`, it
+ * 503 and `Retry-After` instead of passing it on (the request not processed), or resets a reused
+ * connection as a request arrives on it (`resetReused`). With `tls`, it
  * speaks https, and may require a client certificate (mutual TLS).
  */
 import { type RequestListener, type Server, createServer, request } from 'node:http';
@@ -12,8 +13,8 @@ import { type ReferenceHandle, startReference } from '../../reference/src/server
 
 export interface SheddingTarget {
   baseUrl: string;
-  /** Requests seen, shed ones included; and those shed. */
-  counts: { requests: number; shed: number; connections: number };
+  /** Requests seen, shed and reset ones included; those shed, those reset; connections made. */
+  counts: { requests: number; shed: number; reset: number; connections: number };
   close(): Promise<void>;
 }
 
@@ -28,6 +29,11 @@ export interface SheddingOptions {
   /** Send `Keep-Alive: timeout=N` (Node's default) or leave it out, as many servers do. */
   keepAliveHeader?: boolean;
   seedPets?: number;
+  /**
+   * Every n-th request that comes on a connection that served one already is met with a reset,
+   * unanswered, as when an idle close and the request cross (0: none).
+   */
+  resetReused?: number;
   /** https with this certificate; `clientCa`: a client certificate it signed is required. */
   tls?: { key: string; cert: string; clientCa?: string };
 }
@@ -38,9 +44,17 @@ export async function startSheddingTarget(options: SheddingOptions): Promise<She
     seedPets: options.seedPets ?? 120,
   });
   const upstream = new URL(reference.baseUrl);
-  const counts = { requests: 0, shed: 0, connections: 0 };
+  const counts = { requests: 0, shed: 0, reset: 0, connections: 0 };
+  let reused = 0;
   const handler: RequestListener = (req, res) => {
     counts.requests++;
+    const socket = req.socket as typeof req.socket & { served?: number };
+    if (socket.served && options.resetReused && ++reused % options.resetReused === 0) {
+      counts.reset++;
+      socket.resetAndDestroy();
+      return;
+    }
+    res.on('finish', () => (socket.served = (socket.served ?? 0) + 1));
     // A Connection header set by hand leaves Node's `Keep-Alive: timeout=N` out.
     if (options.keepAliveHeader === false) res.setHeader('connection', 'keep-alive');
     if (options.shedEvery && counts.requests % options.shedEvery === 0) {
