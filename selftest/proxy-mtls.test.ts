@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { createPrivateKey } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Proxies, parseProxy, proxyFor } from '../tests/support/http/proxy.ts';
@@ -49,6 +50,8 @@ test('NO_PROXY and loopback: which targets go through the proxy', () => {
   assert.equal(through('', '127.0.0.1'), false, 'loopback is never proxied');
   assert.equal(through('', 'localhost'), false);
   assert.equal(through('', '::1'), false);
+  assert.equal(through('', '::ffff:127.0.0.1'), false);
+  assert.equal(through('', '0:0:0:0:0:0:0:1'), false);
   assert.equal(through('*', 'api.example.com'), false);
   assert.equal(through('example.com', 'api.example.com'), false, 'a suffix');
   assert.equal(through('example.com', 'example.com'), false);
@@ -175,14 +178,37 @@ describe('a proxy that demands credentials, a target that requires a client cert
     }
   });
 
-  test('NO_PROXY: a target it names is reached directly (here: a name no DNS resolves)', async () => {
-    const before = proxy.tunnels[`${fakeHost}:${new URL(plain.baseUrl).port}`] ?? 0;
-    for (const noProxy of ['.test', fakeHost, '*']) {
-      const direct = await check(named(plain), { proxies: proxiesWith(proxy.url, noProxy) });
+  test('NO_PROXY: a target it names is reached directly', async () => {
+    // Resolved here, so that no query leaves the machine: petstore.test resolves nowhere but
+    // through the proxy, so a direct connection fails on its name.
+    const looked: string[] = [];
+    const lookup = ((hostname: string, _options: unknown, callback: (error: Error) => void) => {
+      looked.push(hostname);
+      callback(
+        Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }),
+      );
+    }) as unknown as LookupFunction;
+    const tunnel = `${fakeHost}:${new URL(plain.baseUrl).port}`;
+    const before = proxy.tunnels[tunnel] ?? 0;
+    for (const noProxy of ['.test', fakeHost, `${fakeHost}:${new URL(plain.baseUrl).port}`, '*']) {
+      looked.length = 0;
+      const direct = await check(named(plain), {
+        proxies: proxiesWith(proxy.url, noProxy),
+        lookup,
+      });
       assert.ok(!direct.ok);
       assert.match(direct.problem, /DNS: the host name does not resolve/, noProxy);
+      assert.deepEqual(looked, [fakeHost], `${noProxy}: connected directly`);
     }
-    assert.equal(proxy.tunnels[`${fakeHost}:${new URL(plain.baseUrl).port}`] ?? 0, before);
+    assert.equal(proxy.tunnels[tunnel] ?? 0, before, 'no tunnel was asked for');
+    // Another port than NO_PROXY names: through the proxy.
+    looked.length = 0;
+    const other = await check(named(plain), {
+      proxies: proxiesWith(proxy.url, `${fakeHost}:1`),
+      lookup,
+    });
+    assert.ok(other.ok, other.ok ? '' : other.problem);
+    assert.deepEqual(looked, []);
   });
 
   test('a target that requires a client certificate: refused without one, checked with it', async () => {

@@ -69,7 +69,10 @@ export function isLoopback(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   if (net.isIPv4(name)) return name.startsWith('127.');
-  return name === '::1' || name === '0:0:0:0:0:0:0:1';
+  if (!net.isIPv6(name)) return false;
+  const address = new net.SocketAddress({ address: name, family: 'ipv6' }).address;
+  // ::1, or an IPv4 loopback address mapped into IPv6 (::ffff:127.0.0.1).
+  return address === '::1' || /^::ffff:127\./.test(address) || /^::ffff:7f/.test(address);
 }
 
 /** An IPv4 address as a number. */

@@ -68,6 +68,11 @@ export interface GuardOptions {
   clientCertificate?: ClientCertificate;
   /** The forward proxies of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
   proxies?: Proxies;
+  /**
+   * How host names are resolved (default: the system's). The self-tests pass their own, so that
+   * a name reached directly resolves without a query leaving the machine.
+   */
+  lookup?: net.LookupFunction;
 }
 
 /** Where an origin is reached: its host as a socket takes it, host:port, the Host header. */
@@ -335,7 +340,8 @@ class Link {
   ) {
     const proxy = proxyFor(options.proxies, origin.https, origin.host, origin.port);
     const to = proxy ?? origin;
-    this.tcp = net.connect({ host: to.host, port: to.port, noDelay: true });
+    const lookup = options.lookup ? { lookup: options.lookup } : {};
+    this.tcp = net.connect({ host: to.host, port: to.port, noDelay: true, ...lookup });
     track(this.tcp);
     let tunneling = proxy !== undefined;
     // While a proxy opens the tunnel, its errors are openTunnel's to tell (`proxy …`).

@@ -86,11 +86,12 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   // A hostile target may echo the request, key included.
   const scrub = (text: string) => redact(text, [options.apiKey]);
   // Through a response guard, as every request of the run: a huge answer is cut as it comes.
-  const { insecureTls, clientCertificate, proxies } = options;
+  const { insecureTls, clientCertificate, proxies, lookup } = options;
   const guard = await startResponseGuard(options.maxResponseBytes, {
     insecureTls,
     ...(clientCertificate ? { clientCertificate } : {}),
     ...(proxies ? { proxies } : {}),
+    ...(lookup ? { lookup } : {}),
   });
   const context = await request.newContext();
   const started = Date.now();
