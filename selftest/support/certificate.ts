@@ -91,6 +91,8 @@ export function selfSignedCertificate(
   commonName: string,
   hosts: string[] = [],
   days = 2,
+  /** What it may prove: a server's name, a client (mutual TLS), or both. */
+  purposes: ('server' | 'client')[] = ['server'],
 ): Credentials {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
@@ -103,8 +105,16 @@ export function selfSignedCertificate(
     extension('2.5.29.19', true, sequence(der(0x01, Buffer.from([0xff])))),
     // keyUsage: digitalSignature and keyCertSign (bits 0 and 5; 2 unused bits) (critical).
     extension('2.5.29.15', true, der(0x03, Buffer.from([0x02, 0x84]))),
-    // extKeyUsage: serverAuth.
-    extension('2.5.29.37', false, sequence(oid('1.3.6.1.5.5.7.3.1'))),
+    // extKeyUsage: serverAuth, clientAuth.
+    extension(
+      '2.5.29.37',
+      false,
+      sequence(
+        ...purposes.map((purpose) =>
+          oid(purpose === 'server' ? '1.3.6.1.5.5.7.3.1' : '1.3.6.1.5.5.7.3.2'),
+        ),
+      ),
+    ),
     // subjectKeyIdentifier: a hash of the key (RFC 7093 allows any such method).
     extension('2.5.29.14', false, der(0x04, createHash('sha1').update(spki).digest())),
     ...(hosts.length > 0 ? [extension('2.5.29.17', false, sequence(...hosts.map(altName)))] : []),

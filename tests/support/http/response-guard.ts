@@ -8,9 +8,11 @@
  *
  * The client sends each request to the guard's address for the target's origin (`via`): the same
  * path and query on a port of 127.0.0.1 that stands for that origin. Each connection Playwright
- * opens there is paired with one the guard opens to the target, so that Playwright's kept-alive
- * connections are the target's too: one TCP connection (and, over https, one TLS handshake) serves
- * many requests, as it would without the guard. The guard speaks TLS to an https target itself,
+ * opens there is served by one the guard opens to the target at a time, so that Playwright's
+ * kept-alive connections are the target's too: one TCP connection (and, over https, one TLS
+ * handshake) serves many requests, as it would without the guard. A connection the target closed,
+ * or said it would close, is replaced for the next request; a request that meets the close of a
+ * reused one before its answer starts is sent again once, on a new one (`resent` counts them). The guard speaks TLS to an https target itself,
  * verifying its certificate as Playwright would (target-tls.ts), and reads the answer as
  * plaintext. The bytes are forwarded as they come in both directions, unchanged but for one
  * thing: each request's Host header names the target, not the guard. Each answer's head is read
@@ -23,7 +25,8 @@
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import zlib from 'node:zlib';
-import { type Sessions, targetSide } from './target-tls.ts';
+import { type Proxies, openTunnel, proxyFor } from './proxy.ts';
+import { type ClientCertificate, type Sessions, targetSide } from './target-tls.ts';
 
 /** Bytes of a turn beyond the limit allowed for the answer's head, when it cannot be read. */
 export const headRoom = 64 * 1024;
@@ -31,6 +34,8 @@ export const headRoom = 64 * 1024;
 const maxHead = 64 * 1024;
 /** Cuts kept for the client to ask about: the latest ones. */
 const keptCuts = 100;
+/** A request longer than this is not kept to be sent again (the suite's are far shorter). */
+const maxReplayBytes = 1024 * 1024;
 
 export interface ResponseGuard {
   /**
@@ -42,6 +47,11 @@ export interface ResponseGuard {
   cutOf(method: string, url: string): string | undefined;
   /** Why the guard's last connection to the target of `url` failed (node's message), if it did. */
   connectErrorOf(url: string): string | undefined;
+  /**
+   * Requests sent again on a new connection, since the guard started: each met a reset or a close
+   * on a kept-alive connection before any byte of its answer (the target did not process it).
+   */
+  readonly resent: number;
   close(): Promise<void>;
 }
 
@@ -54,6 +64,15 @@ interface Sent {
 export interface GuardOptions {
   /** Accept any certificate of an https target (CONFORMANCE_INSECURE_TLS=1). */
   insecureTls: boolean;
+  /** Presented to an https target that asks for one (CONFORMANCE_CLIENT_CERT, _KEY). */
+  clientCertificate?: ClientCertificate;
+  /** The forward proxies of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+  proxies?: Proxies;
+  /**
+   * How host names are resolved (default: the system's). The self-tests pass their own, so that
+   * a name reached directly resolves without a query leaving the machine.
+   */
+  lookup?: net.LookupFunction;
 }
 
 /** Where an origin is reached: its host as a socket takes it, host:port, the Host header. */
@@ -104,6 +123,7 @@ export async function startResponseGuard(
     if (list?.length === 0) cuts.delete(key);
     return why;
   };
+  const counters = { resent: 0 };
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -114,56 +134,117 @@ export async function startResponseGuard(
   const listeners = new Map<string, Promise<string>>();
   const servers: net.Server[] = [];
 
-  /** A connection of the client on an origin's port: paired with a new one to the target. */
+  /**
+   * A connection of the client on an origin's port, served by one connection to the target at a
+   * time (a link): the first opened with it, a new one for a request when the target has closed
+   * the last one or is about to (see `usable`). A request that meets a reset or a close on a
+   * reused link before any byte of its answer is sent again once, on a new link: the target did
+   * not process it (RFC 9112 §9.3.1, a kept-alive connection's close races the next request).
+   */
   function pair(client: net.Socket, origin: Origin) {
     const { authority } = origin;
-    const tcp = net.connect({ host: origin.host, port: origin.port, noDelay: true });
-    const target = origin.https
-      ? targetSide(tcp, origin.host, authority, options.insecureTls, sessions)
-      : tcp;
     client.setNoDelay(true);
     track(client);
-    track(tcp);
-    if (target !== tcp) track(target);
-    // A side that fails is passed on as it came: a connection that could not be made (refused,
-    // or over https a certificate not trusted) is kept for the client to explain (connectErrorOf),
-    // a reset is passed on as a reset.
-    let reached = false;
-    let failed = false;
-    const fail = (error: Error) => {
-      if (!reached && !failed) connectErrors.set(authority, error.message);
-      failed = true;
-      if (!client.destroyed) client.resetAndDestroy();
-    };
-    tcp.on('error', fail);
-    if (target !== tcp) target.on('error', fail);
-    target.once(origin.https ? 'secureConnect' : 'connect', () => {
-      reached = true;
-      connectErrors.delete(authority);
-    });
-    client.on('error', () => tcp.destroy());
-    client.on('close', () => tcp.destroy());
-    // What the client sends before the target's connection is made waits in the target's socket.
+    let link: Link | undefined;
+    // The bytes of the request in flight, kept until its answer starts: what a resend sends.
+    let replay: Buffer[] | undefined;
+    let replayBytes = 0;
+    let resentOnce = false;
     const answers = new Answers(maxBytes, origin.hostHeader, (path, method, why) => {
       record(cutKey(method, authority, path), why);
-      for (const socket of [client, target, tcp]) socket.destroy();
+      client.destroy();
+      link?.destroy();
     });
-    client.on('data', (chunk: Buffer) => {
-      const forward = answers.fromClient(chunk);
-      if (forward.length > 0 && !target.write(forward)) client.pause();
-    });
-    target.on('drain', () => client.resume());
-    client.on('end', () => target.end());
-    // The answer's bytes, one piece at a time: each is counted (and decoded) before it goes on.
-    target.on('data', (chunk: Buffer) => {
-      target.pause();
+
+    const open = (): Link => {
+      const next = new Link(origin, options, sessions, track);
+      link?.destroy();
+      link = next;
+      next.onError = (error) => failed(next, error);
+      next.onEnd = () => ended(next);
+      next.onData = (chunk) => fromTarget(next, chunk);
+      next.onDrain = () => client.resume();
+      next.onReached = () => connectErrors.delete(authority);
+      client.resume();
+      return next;
+    };
+
+    /** The link failed (reset, refused, TLS): a resend, or the failure passed on. */
+    const failed = (from: Link, error: Error) => {
+      if (from !== link) return;
+      if (answers.idle) {
+        // Between requests: the next one gets a new link.
+        link = undefined;
+        from.destroy();
+        return;
+      }
+      if (resend(from)) return;
+      // A connection that could not be made (refused, or over https a certificate not trusted,
+      // a client certificate refused) is kept for the client to explain (connectErrorOf); a
+      // reset is passed on as a reset.
+      if (!from.reached || tlsRefusal(error)) connectErrors.set(authority, error.message);
+      from.destroy();
+      if (!client.destroyed) client.resetAndDestroy();
+    };
+
+    /** The target closed the link: between requests, the next one gets a new link. */
+    const ended = (from: Link) => {
+      if (from !== link) return;
+      if (answers.idle) {
+        link = undefined;
+        from.destroy();
+        return;
+      }
+      if (resend(from)) return;
+      void answers.settled.then(() => client.end());
+    };
+
+    /** Sends the request in flight again on a new link, when its own met a reused link's end. */
+    const resend = (from: Link): boolean => {
+      if (from.answering || from.served === 0 || resentOnce || !replay) return false;
+      resentOnce = true;
+      counters.resent++;
+      const bytes = Buffer.concat(replay);
+      open().write(bytes);
+      return true;
+    };
+
+    const fromTarget = (from: Link, chunk: Buffer) => {
+      if (from !== link) return;
+      // The answer has started: the request cannot be sent again.
+      replay = undefined;
+      replayBytes = 0;
+      from.answering = true;
+      from.pause();
+      const before = answers.completed;
       void answers.fromTarget(chunk).then((forward) => {
         if (!forward || client.destroyed) return;
-        if (client.write(chunk)) target.resume();
-        else client.once('drain', () => target.resume());
+        if (answers.completed > before) from.answered(answers.lastHints);
+        if (client.write(chunk)) from.resume();
+        else client.once('drain', () => from.resume());
       });
+    };
+
+    client.on('error', () => link?.destroy());
+    client.on('close', () => link?.destroy());
+    client.on('data', (chunk: Buffer) => {
+      const { forward, startsRequest } = answers.fromClient(chunk);
+      if (forward.length === 0) return;
+      if (startsRequest) {
+        if (!link?.usable()) open();
+        replay = [];
+        replayBytes = 0;
+        resentOnce = false;
+      }
+      if (replay) {
+        replayBytes += forward.length;
+        if (replayBytes > maxReplayBytes) replay = undefined;
+        else replay.push(forward);
+      }
+      // What the client sends before the target's connection is made waits in the link's socket.
+      if (!(link ?? open()).write(forward)) client.pause();
     });
-    target.on('end', () => void answers.settled.then(() => client.end()));
+    client.on('end', () => link?.end());
   }
 
   function listen(origin: Origin): Promise<string> {
@@ -194,6 +275,9 @@ export async function startResponseGuard(
         take(cutKey('', origin.authority, ''))
       );
     },
+    get resent() {
+      return counters.resent;
+    },
     connectErrorOf(url) {
       const authority = originOf(url)?.authority;
       return authority === undefined ? undefined : connectErrors.get(authority);
@@ -205,6 +289,161 @@ export async function startResponseGuard(
       );
     },
   };
+}
+
+/** What an answer's head says of its connection's future. */
+export interface ConnectionHints {
+  /** `Connection: close`, or HTTP/1.0 without keep-alive: the target closes it after. */
+  close: boolean;
+  /** `Keep-Alive: timeout=N`: the target closes it after N seconds idle. */
+  keepAliveMs?: number;
+}
+
+/** Of a kept-alive connection's idle timeout, the part not relied on (clocks and networks lag). */
+function idleMargin(keepAliveMs: number): number {
+  return Math.min(1000, keepAliveMs / 2);
+}
+
+/**
+ * One connection of the guard to the target (over https, its TLS), serving one client connection
+ * a request at a time. It knows whether it may serve the next request: not once the target closed
+ * it or said it would, nor once idle for about as long as the target keeps an idle one.
+ */
+class Link {
+  readonly tcp: net.Socket;
+  /** What carries the target's bytes: the TCP connection, or the TLS over it; once tunneled. */
+  private socket?: net.Socket;
+  /** Bytes written before the socket is ready (a proxy's tunnel being opened). */
+  private queued: Buffer[] = [];
+  private ending = false;
+  /** The connection was made (over https, the handshake done). */
+  reached = false;
+  /** Answers completed on it. */
+  served = 0;
+  /** An answer is being received. */
+  answering = false;
+  private gone = false;
+  private closing = false;
+  private idleSince = Date.now();
+  private keepAliveMs?: number;
+  onError: (error: Error) => void = () => {};
+  onEnd: () => void = () => {};
+  onData: (chunk: Buffer) => void = () => {};
+  onDrain: () => void = () => {};
+  onReached: () => void = () => {};
+
+  constructor(
+    private readonly origin: Origin,
+    private readonly options: GuardOptions,
+    private readonly sessions: Sessions,
+    private readonly track: (socket: net.Socket) => void,
+  ) {
+    const proxy = proxyFor(options.proxies, origin.https, origin.host, origin.port);
+    const to = proxy ?? origin;
+    const lookup = options.lookup ? { lookup: options.lookup } : {};
+    this.tcp = net.connect({ host: to.host, port: to.port, noDelay: true, ...lookup });
+    track(this.tcp);
+    let tunneling = proxy !== undefined;
+    // While a proxy opens the tunnel, its errors are openTunnel's to tell (`proxy …`).
+    this.tcp.on('error', (error) => {
+      if (!tunneling) this.fail(error);
+    });
+    if (!proxy) {
+      this.attach(false);
+      return;
+    }
+    openTunnel(this.tcp, proxy, origin.host, origin.port, (error) => {
+      tunneling = false;
+      if (error) this.fail(error);
+      else this.attach(true);
+    });
+  }
+
+  private failed = false;
+  private fail(error: Error): void {
+    this.gone = true;
+    if (this.failed) return;
+    this.failed = true;
+    this.onError(error);
+  }
+
+  /** The target's side, once its TCP connection (or a proxy's tunnel to it) is there. */
+  private attach(tunneled: boolean): void {
+    const { origin, options } = this;
+    const socket = origin.https
+      ? targetSide(this.tcp, origin.host, origin.authority, options, this.sessions)
+      : this.tcp;
+    this.socket = socket;
+    if (socket !== this.tcp) {
+      this.track(socket);
+      socket.on('error', (error) => this.fail(error));
+    }
+    const reached = () => {
+      this.reached = true;
+      this.onReached();
+    };
+    if (origin.https) socket.once('secureConnect', reached);
+    else if (tunneled) queueMicrotask(reached);
+    else socket.once('connect', reached);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('drain', () => this.onDrain());
+    socket.on('end', () => {
+      this.gone = true;
+      this.onEnd();
+    });
+    socket.on('close', () => (this.gone = true));
+    for (const bytes of this.queued) socket.write(bytes);
+    this.queued = [];
+    if (this.ending) socket.end();
+  }
+
+  /** Whether the next request may go on it. */
+  usable(): boolean {
+    if (this.gone || this.closing || this.socket?.destroyed) return false;
+    if (this.keepAliveMs === undefined) return true;
+    return Date.now() - this.idleSince < this.keepAliveMs - idleMargin(this.keepAliveMs);
+  }
+
+  /** An answer was completed on it, with what its head said of the connection. */
+  answered(hints: ConnectionHints): void {
+    this.served++;
+    this.answering = false;
+    this.idleSince = Date.now();
+    if (hints.close) this.closing = true;
+    if (hints.keepAliveMs !== undefined) this.keepAliveMs = hints.keepAliveMs;
+  }
+
+  write(bytes: Buffer): boolean {
+    if (this.socket) return this.socket.write(bytes);
+    this.queued.push(bytes);
+    return true;
+  }
+
+  end(): void {
+    if (this.socket) this.socket.end();
+    else this.ending = true;
+  }
+
+  pause(): void {
+    this.socket?.pause();
+  }
+
+  resume(): void {
+    this.socket?.resume();
+  }
+
+  destroy(): void {
+    this.gone = true;
+    this.onError = this.onEnd = this.onData = this.onDrain = this.onReached = () => {};
+    this.socket?.destroy();
+    this.tcp.destroy();
+  }
+}
+
+/** A TLS alert from the target after the handshake (TLS 1.3: a client certificate refused). */
+function tlsRefusal(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  return /^ERR_SSL_/.test(code) || /alert/i.test(error.message);
 }
 
 /** A request's key: method, host:port, path. */
@@ -239,6 +478,10 @@ class Answers {
   private decoded = 0;
   private decoder?: Decoder;
   private turn = 0;
+  private hints: ConnectionHints = { close: false };
+  /** Answers completed on the connection, and what the last one's head said of it. */
+  completed = 0;
+  lastHints: ConnectionHints = { close: false };
   /** Settles when the piece being counted has been: the end is forwarded after it. */
   settled: Promise<unknown> = Promise.resolve();
 
@@ -250,13 +493,29 @@ class Answers {
   ) {}
 
   /**
-   * Bytes of the client: the requests, their heads read to pair answers with them. Returns the
-   * bytes to send on: a head once whole, its Host the target's; a body as it comes.
+   * No request is in flight: none sent unanswered, no body or answer left to come. A new request
+   * may go on a new connection to the target.
    */
-  fromClient(chunk: Buffer): Buffer {
+  get idle(): boolean {
+    return (
+      this.sent.length === 0 &&
+      this.requestBodyLeft === 0 &&
+      !this.clientOpaque &&
+      this.framing.kind === 'head' &&
+      this.head.length === 0
+    );
+  }
+
+  /**
+   * Bytes of the client: the requests, their heads read to pair answers with them. Returns the
+   * bytes to send on (a head once whole, its Host the target's; a body as it comes), and whether
+   * they start a request sent while none was in flight.
+   */
+  fromClient(chunk: Buffer): { forward: Buffer; startsRequest: boolean } {
     this.turn = 0;
-    if (this.clientOpaque) return chunk;
+    if (this.clientOpaque) return { forward: chunk, startsRequest: false };
     const forward: Buffer[] = [];
+    let startsRequest = false;
     let rest = chunk;
     while (rest.length > 0) {
       if (this.requestBodyLeft > 0) {
@@ -275,6 +534,7 @@ class Answers {
       }
       const lines = this.request.subarray(0, end).toString('latin1').split('\r\n');
       const [method = '', path = ''] = (lines[0] ?? '').split(' ');
+      if (forward.length === 0 && this.idle) startsRequest = true;
       this.sent.push({ method, path });
       const headers = lines.slice(1).filter((line) => !/^host\s*:/i.test(line));
       forward.push(
@@ -294,7 +554,7 @@ class Answers {
       const length = headerValues(headers, 'content-length')[0];
       this.requestBodyLeft = Number(length ?? 0) || 0;
     }
-    return Buffer.concat(forward);
+    return { forward: Buffer.concat(forward), startsRequest };
   }
 
   /** From here on the client's bytes are forwarded unread (the answers are still counted). */
@@ -396,6 +656,7 @@ class Answers {
     this.decoded = 0;
     this.decoder = undefined;
     const headers = lines.slice(1);
+    this.hints = hintsOf(lines[0] ?? '', headers);
     if (!request || !Number.isInteger(this.status)) {
       this.framing = { kind: 'opaque' };
       return;
@@ -422,6 +683,8 @@ class Answers {
 
   private endAnswer(): void {
     this.sent.shift();
+    this.completed++;
+    this.lastHints = this.hints;
     this.framing = { kind: 'head' };
     this.decoder?.stream.destroy();
     this.decoder = undefined;
@@ -455,6 +718,19 @@ class Answers {
     );
     return false;
   }
+}
+
+/** What an answer's status line and headers say of its connection (RFC 9112 §9.3, §9.6). */
+function hintsOf(statusLine: string, headers: string[]): ConnectionHints {
+  const connection = headerValues(headers, 'connection').join(',').toLowerCase();
+  const options = connection.split(',').map((option) => option.trim());
+  const close =
+    options.includes('close') ||
+    (/^HTTP\/1\.0 /i.test(statusLine) && !options.includes('keep-alive'));
+  const timeout = /(?:^|[,;\s])timeout\s*=\s*(\d+)/i.exec(
+    headerValues(headers, 'keep-alive').join(','),
+  );
+  return timeout ? { close, keepAliveMs: Number(timeout[1]) * 1000 } : { close };
 }
 
 /** The values of a header in a head's lines, trimmed, in order. */

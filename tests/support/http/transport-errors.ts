@@ -10,8 +10,47 @@ export function firstLine(error: unknown): string {
   return (message.split('\n')[0] ?? '').replace(/^apiRequestContext\.\w+:\s*/, '').trim();
 }
 
+const clientCertHint =
+  'CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY to the PEM files of one it accepts';
+const proxyHint = 'HTTPS_PROXY or HTTP_PROXY (NO_PROXY for a target reached directly)';
+
 const causes: [RegExp, (timeoutMs: number) => string][] = [
   [/Timeout \d+ms exceeded/i, (ms) => `no answer within ${ms} ms`],
+  // The guard's own words for a proxy's answer to CONNECT (proxy.ts), before node's codes.
+  [
+    /^proxy \S+ refused the credentials/,
+    () =>
+      `the proxy refused its credentials (407): check the user and password in ${proxyHint}, ` +
+      'percent-encoded',
+  ],
+  [
+    /^proxy \S+ could not reach/,
+    () =>
+      'the proxy could not reach the target: does its host name resolve, and is it reachable, ' +
+      'from the proxy?',
+  ],
+  [/^proxy \S+ refused the tunnel/, () => `the proxy refused the tunnel to the target`],
+  [/^proxy \S+ /, () => `the proxy cannot be reached: check ${proxyHint}`],
+  // A target that asks for a client certificate (mutual TLS): refused without one (TLS 1.3 says
+  // so; TLS 1.2 only fails the handshake), or refused the one presented.
+  [
+    /certificate required/i,
+    () =>
+      'TLS: the target asks for a client certificate and refused the handshake without one: ' +
+      `set ${clientCertHint}`,
+  ],
+  [
+    /alert handshake failure/i,
+    () =>
+      'TLS: the target refused the handshake; if it asks for a client certificate, set ' +
+      clientCertHint,
+  ],
+  [
+    /alert (bad certificate|unknown ca|certificate unknown|certificate expired|certificate revoked|unsupported certificate|access denied)/i,
+    () =>
+      'TLS: the target refused the client certificate (CONFORMANCE_CLIENT_CERT): it does not ' +
+      'accept it',
+  ],
   [/ECONNREFUSED/, () => 'connection refused: nothing listens at that host and port'],
   [/ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo/, () => 'DNS: the host name does not resolve'],
   [

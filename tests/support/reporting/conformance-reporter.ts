@@ -102,6 +102,7 @@ export function recordOf(test: TestCase, result: TestResult): TestRecord {
     petsCreated: sumOf(annotations, 'pets created'),
     throttled: sumOf(annotations, 'throttled'),
     pausedMs: sumOf(annotations, 'paused ms'),
+    resent: sumOf(annotations, 'resent'),
     advisories: annotations
       .filter((annotation) => annotation.type === 'advisory')
       .map((annotation) => parseAdvisoryNote(annotation.description ?? ''))

@@ -3,9 +3,10 @@
  * the console. The client, the preflight, the reporters and the release bundle all call it.
  *
  * Which keys: the values of the environment variables named in CONFORMANCE_SECRET_VARS (set by
- * the run's settings as the configuration loads: API_KEY, and each target's key variable), so
- * every process of a run (runner, workers, reporters) redacts the same keys without importing
- * the settings.
+ * the run's settings as the configuration loads: API_KEY, each target's key variable, the client
+ * key's passphrase), and the credentials in a proxy's URL (HTTPS_PROXY, HTTP_PROXY), so every
+ * process of a run (runner, workers, reporters) redacts the same keys without importing the
+ * settings. Each is replaced as the key is.
  *
  * What of a key, in two passes made once per key:
  * 1. the key and every token the suite derives from it (its near misses, near-misses.ts: a
@@ -32,10 +33,43 @@ export const redactedPart = '<part of API_KEY>';
 /** Below this length a key, or a token, is removed only where it stands alone. */
 export const SHORT_KEY = 8;
 
-/** The keys of this run, from the variables the settings named (API_KEY at least). */
+/** The variables that may name a forward proxy, with its credentials (http/proxy.ts). */
+const proxyVariables = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
+
+/**
+ * The credentials in a proxy's URL, as secret as the key: its password (decoded, and as written),
+ * and the base64 of `user:password`, the Proxy-Authorization it is sent as. Not `user:password`
+ * itself: the user's name is no secret, and any run of 8 of its characters would be removed.
+ */
+export function proxySecrets(value: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+  } catch {
+    return [];
+  }
+  if (url.password === '') return [];
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const password = decode(url.password);
+  const basic = Buffer.from(`${decode(url.username)}:${password}`).toString('base64');
+  return [password, url.password, basic];
+}
+
+/**
+ * The keys of this run, from the variables the settings named (API_KEY at least), and the
+ * credentials of the proxies in the environment.
+ */
 export function runKeys(env: NodeJS.ProcessEnv = process.env): string[] {
   const names = (env.CONFORMANCE_SECRET_VARS ?? 'API_KEY').split(',').filter(Boolean);
-  return [...new Set(names.map((name) => env[name] ?? '').filter((key) => key !== ''))];
+  const proxies = proxyVariables.flatMap((name) => proxySecrets((env[name] ?? '').trim()));
+  const values = [...names.map((name) => env[name] ?? ''), ...proxies];
+  return [...new Set(values.filter((key) => key !== ''))];
 }
 
 /** The forms in which a value could be written: as sent, URL-encoded, base64, JSON-escaped. */

@@ -89,6 +89,15 @@ function header(summary: Summary): string {
         ? `${summary.throttled} of ${summary.requests} requests refused (${(summary.refusedShare * 100).toFixed(1)}%); waited ${(summary.pausedMs / 1000).toFixed(1)} s`
         : 'none met',
     ],
+    // Only when it happened (older summaries have no count).
+    ...((summary.resent ?? 0) > 0
+      ? [
+          [
+            'Sent again',
+            `${summary.resent} requests: a kept-alive connection closed before the answer began`,
+          ] as [string, string],
+        ]
+      : []),
     ['Strict mode', summary.strict ? 'on: flagged advisories fail' : 'off'],
     ...knownFacts(summary),
     ...Object.entries(summary.settings ?? {})

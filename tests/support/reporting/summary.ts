@@ -126,6 +126,11 @@ export interface TestRecord {
   throttled: number;
   /** How much this test's requests added to the run's pauses. */
   pausedMs: number;
+  /**
+   * Requests sent again on a new connection: each met a reset or a close on a kept-alive
+   * connection before any byte of its answer (the target did not process it).
+   */
+  resent?: number;
   advisories: AdvisoryNote[];
 }
 
@@ -259,6 +264,8 @@ export interface Summary extends RunFacts {
   /** throttled ÷ requests, to three places (0 when nothing was sent). */
   refusedShare: number;
   pausedMs: number;
+  /** Requests sent again because a kept-alive connection closed before their answer began. */
+  resent: number;
   totals: {
     requirements: Record<Verdict, number> & { total: number };
     advisories: Record<AdvisoryVerdict, number> & { total: number };
@@ -449,6 +456,7 @@ export function summarize(
       sum(tests, (test) => test.requests),
     ),
     pausedMs: sum(tests, (test) => test.pausedMs),
+    resent: sum(tests, (test) => test.resent ?? 0),
     totals,
     knownFailures: [...knownFailures],
     requirements,
@@ -500,9 +508,13 @@ export function consoleSummary(summary: Summary): string[] {
       ? `, ${summary.throttled} of them refused (${(summary.refusedShare * 100).toFixed(1)}%; ` +
         `429 or 503, each sent again after the wait; the run waited ${(summary.pausedMs / 1000).toFixed(1)} s in all)`
       : '';
+  const resent =
+    summary.resent > 0
+      ? `; ${summary.resent} sent again on a new connection (a kept-alive one closed before the answer began)`
+      : '';
   lines.push(
     `${who}Requests sent: ${summary.requests}${refused}; pets created: ${summary.petsCreated} ` +
-      `(${createdNames(summary)}).`,
+      `(${createdNames(summary)})${resent}.`,
   );
   return lines;
 }

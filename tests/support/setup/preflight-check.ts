@@ -22,18 +22,17 @@ import { type APIRequestContext, type APIResponse, request } from '@playwright/t
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { authorizationName, lowerCaseAuthorizationName } from '../http/client.ts';
-import { startResponseGuard } from '../http/response-guard.ts';
+import { type GuardOptions, startResponseGuard } from '../http/response-guard.ts';
 import { retryDelayMs, throttleStatusReason } from '../http/throttle.ts';
 import { firstLine, transportCause } from '../http/transport-errors.ts';
 import type { ExchangeView } from '../reporting/failure-text.ts';
 import { redact } from '../reporting/redaction.ts';
 import { shownUrl } from './base-url.ts';
 
-export interface PreflightOptions {
+export interface PreflightOptions extends GuardOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
-  insecureTls: boolean;
   maxResponseBytes: number;
   /** How long in all to wait for a target that asks to (429, 503 with Retry-After). */
   maxWaitMs?: number;
@@ -90,8 +89,12 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   // A hostile target may echo the request, key included.
   const scrub = (text: string) => redact(text, [options.apiKey]);
   // Through a response guard, as every request of the run: a huge answer is cut as it comes.
+  const { insecureTls, clientCertificate, proxies, lookup } = options;
   const guard = await startResponseGuard(options.maxResponseBytes, {
-    insecureTls: options.insecureTls,
+    insecureTls,
+    ...(clientCertificate ? { clientCertificate } : {}),
+    ...(proxies ? { proxies } : {}),
+    ...(lookup ? { lookup } : {}),
   });
   const context = await request.newContext();
   const started = Date.now();
@@ -134,10 +137,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
           `not this interface: the answer was larger than ${options.maxResponseBytes} bytes`,
           `A list of at most one pet was expected. ${baseHint}`,
         ]
-      : [
-          `the target is unreachable: ${cause}`,
-          `Check BASE_URL ${envHint}, and that the target is up and reachable from this machine.${coldStart}`,
-        ];
+      : unreachable(cause, coldStart);
     const got = cut ?? firstLine(error);
     answers.push({
       line: `=> ${got}`,
@@ -262,6 +262,16 @@ function receivedLine(response: APIResponse, body: Buffer): string {
   const start = body.subarray(0, 200).toString('utf8');
   const excerpt = body.length === 0 ? '(empty body)' : `${start}${body.length > 200 ? '…' : ''}`;
   return `=> ${response.status()} ${type}, ${body.length} bytes: ${excerpt}`;
+}
+
+/** No answer from the target: why, and what to check (the proxy, the client certificate…). */
+function unreachable(cause: string, coldStart = ''): Finding {
+  const advice = cause.startsWith('the proxy')
+    ? `Check the proxy settings ${envHint}: HTTPS_PROXY (or HTTP_PROXY for an http target) and NO_PROXY.`
+    : /client certificate/.test(cause)
+      ? `Check CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY ${envHint}.`
+      : `Check BASE_URL ${envHint}, and that the target is up and reachable from this machine.${coldStart}`;
+  return [`the target is unreachable: ${cause}`, advice];
 }
 
 /** Refused under both spellings of the header's name: the key itself. */

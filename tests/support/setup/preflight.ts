@@ -103,6 +103,7 @@ async function checkTargets(): Promise<void> {
         apiKey: process.env[target.apiKeyEnv] ?? '',
         timeoutMs: requestTimeoutMs,
         insecureTls,
+        ...settings.connection,
         maxResponseBytes,
         maxWaitMs,
       }),

@@ -8,9 +8,13 @@
  * must be identical everywhere (the run id, the seed, the generated key of the bundled reference)
  * are written back to process.env by the first evaluation, which workers inherit.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { createSecureContext } from 'node:tls';
 import 'dotenv/config';
+import { type Proxies, type Proxy, parseProxy, proxyVariables } from '../http/proxy.ts';
+import type { ClientCertificate } from '../http/target-tls.ts';
 import type { ConfiguredFacts } from '../reporting/summary.ts';
 import { SetupError } from './setup-error.ts';
 import { type Target, loadTargets, requirementIdList, singleTarget } from './targets.ts';
@@ -78,7 +82,11 @@ export const usesReference = !env.BASE_URL && !env.CONFORMANCE_TARGETS && !mergi
 // Redaction (reporting/redaction.ts) removes the values of these variables from every report, in
 // every process of the run; targets add theirs (targets.ts).
 env.CONFORMANCE_SECRET_VARS = [
-  ...new Set(['API_KEY', ...(env.CONFORMANCE_SECRET_VARS ?? '').split(',')]),
+  ...new Set([
+    'API_KEY',
+    'CONFORMANCE_CLIENT_KEY_PASSPHRASE',
+    ...(env.CONFORMANCE_SECRET_VARS ?? '').split(','),
+  ]),
 ]
   .filter(Boolean)
   .join(',');
@@ -131,6 +139,85 @@ function today(): Date {
     fail(`CONFORMANCE_DATE must be a date as YYYY-MM-DD (got "${raw}"); ${hint}`);
   }
   return date;
+}
+
+/** The first of these variables that is set (not empty), and its value. */
+function firstSet(names: readonly string[]): [string, string] | undefined {
+  for (const name of names) {
+    const value = (env[name] ?? '').trim();
+    if (value !== '') return [name, value];
+  }
+  return undefined;
+}
+
+/** HTTPS_PROXY, HTTP_PROXY, NO_PROXY (lower case first, as curl): see http/proxy.ts. */
+function proxiesSetting(): Proxies | undefined {
+  const read = (names: readonly string[]): Proxy | undefined => {
+    const given = firstSet(names);
+    if (!given) return undefined;
+    const proxy = parseProxy(given[1]);
+    // The message names the variable, never its value: it may hold a password.
+    if (typeof proxy === 'string') fail(`${given[0]} ${proxy}; ${hint}`);
+    return proxy;
+  };
+  const https = read(proxyVariables.https);
+  const http = read(proxyVariables.http);
+  if (!https && !http) return undefined;
+  const proxies: Proxies = { noProxy: firstSet(proxyVariables.noProxy)?.[1] ?? '' };
+  if (https) proxies.https = https;
+  if (http) proxies.http = http;
+  return proxies;
+}
+
+/** CONFORMANCE_CLIENT_CERT and _KEY (PEM files), _KEY_PASSPHRASE: checked to load together. */
+function clientCertificateSetting(): ClientCertificate | undefined {
+  const certFile = env.CONFORMANCE_CLIENT_CERT ?? '';
+  const keyFile = env.CONFORMANCE_CLIENT_KEY ?? '';
+  const passphrase = env.CONFORMANCE_CLIENT_KEY_PASSPHRASE ?? '';
+  if (certFile === '' && keyFile === '') {
+    if (passphrase !== '')
+      fail(`CONFORMANCE_CLIENT_KEY_PASSPHRASE is set without CONFORMANCE_CLIENT_KEY; ${hint}`);
+    return undefined;
+  }
+  if (certFile === '' || keyFile === '') {
+    fail(
+      'CONFORMANCE_CLIENT_CERT and CONFORMANCE_CLIENT_KEY go together: the certificate and its ' +
+        `key, each a PEM file; ${hint}`,
+    );
+  }
+  const read = (name: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      fail(
+        `${name} names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: ${file}); ${hint}`,
+      );
+    }
+  };
+  const certificate: ClientCertificate = {
+    cert: read('CONFORMANCE_CLIENT_CERT', certFile),
+    key: read('CONFORMANCE_CLIENT_KEY', keyFile),
+  };
+  if (passphrase !== '') certificate.passphrase = passphrase;
+  // Loaded once here, so that a wrong file or passphrase stops the run before any request. The
+  // messages name the variables, never the key or the passphrase.
+  try {
+    createPrivateKey({ key: certificate.key, format: 'pem', passphrase });
+  } catch {
+    fail(
+      passphrase === '' && /ENCRYPTED/.test(certificate.key)
+        ? `CONFORMANCE_CLIENT_KEY is encrypted: set CONFORMANCE_CLIENT_KEY_PASSPHRASE; ${hint}`
+        : `CONFORMANCE_CLIENT_KEY is not a PEM private key${passphrase === '' ? '' : ', or CONFORMANCE_CLIENT_KEY_PASSPHRASE does not decrypt it'}; ${hint}`,
+    );
+  }
+  try {
+    createSecureContext(certificate);
+  } catch {
+    fail(
+      `CONFORMANCE_CLIENT_CERT is not a PEM certificate for the key in CONFORMANCE_CLIENT_KEY; ${hint}`,
+    );
+  }
+  return certificate;
 }
 
 /** Playwright's reports a run writes beside the summary, which is always written. */
@@ -243,6 +330,11 @@ export const settings = {
   readOnly,
   /** Accept a TLS certificate the system does not trust (self-signed): test environments only. */
   insecureTls: boolSetting('CONFORMANCE_INSECURE_TLS'),
+  /** How the guard reaches a target: a client certificate (mutual TLS), forward proxies. */
+  connection: {
+    clientCertificate: merging ? undefined : clientCertificateSetting(),
+    proxies: merging ? undefined : proxiesSetting(),
+  },
   /** A larger answer fails its request instead of being parsed. */
   maxResponseBytes: intSetting('CONFORMANCE_MAX_RESPONSE_BYTES', 10_000_000, 1),
   /** Upper bound for the whole run, preflight included (Playwright's globalTimeout). */

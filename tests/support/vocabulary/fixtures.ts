@@ -194,6 +194,7 @@ export const test = base.extend<
     async ({ playwright }, use) => {
       const guard = await startResponseGuard(settings.maxResponseBytes, {
         insecureTls: settings.insecureTls,
+        ...settings.connection,
       });
       const shared = new WorkerRequestContext(
         () => playwright.request.newContext(),
@@ -218,6 +219,8 @@ export const test = base.extend<
 
   api: [
     async ({ request, requestContext, target, runState }, use, testInfo) => {
+      // Requests the guard sent again for this test: each met a kept-alive connection's close.
+      const resentBefore = requestContext.guard?.resent ?? 0;
       const name = authorizationNameOf(target.name);
       const api = new PetStoreClient(request, {
         baseUrl: target.baseUrl,
@@ -240,6 +243,7 @@ export const test = base.extend<
         ['pets created', petsCreated],
         ['throttled', throttled],
         ['paused ms', pausedMs],
+        ['resent', (requestContext.guard?.resent ?? 0) - resentBefore],
       ];
       for (const [type, value] of counts) {
         if (value > 0 || type === 'requests') {
