@@ -10,6 +10,7 @@
  * Proxy-Authorization, on CONNECT only; they are as secret as the key (reporting/redaction.ts
  * removes them) and no message shows them: a proxy is named by its host and port.
  */
+import http from 'node:http';
 import net from 'node:net';
 
 /** A proxy as the guard uses it. */
@@ -129,13 +130,12 @@ export function proxyFor(
   return entries.some((entry) => bypassedBy(entry, host, port)) ? undefined : proxy;
 }
 
-/** Bytes of a proxy's answer to CONNECT read at most: its head (the body is not read). */
-const maxProxyHead = 64 * 1024;
-
 /**
- * Asks the proxy on `socket` (connecting or connected) for a tunnel to host:port. Calls `done`
- * once: with nothing when the tunnel is open (the socket then carries the target's bytes), or
- * with an error whose message starts with "proxy …" and says what the proxy did.
+ * Asks the proxy on `socket` (connecting or connected) for a tunnel to host:port, through Node's
+ * own HTTP client, which writes the CONNECT request and parses the proxy's answer (its head
+ * bounded by Node's header limit). Calls `done` once: with nothing when the tunnel is open (the
+ * socket then carries the target's bytes), or with an error whose message starts with
+ * "proxy …" and says what the proxy did.
  */
 export function openTunnel(
   socket: net.Socket,
@@ -145,48 +145,44 @@ export function openTunnel(
   done: (error?: Error) => void,
 ): void {
   const authority = `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
-  const lines = [
-    `CONNECT ${authority} HTTP/1.1`,
-    `Host: ${authority}`,
-    ...(proxy.authorization ? [`Proxy-Authorization: ${proxy.authorization}`] : []),
-  ];
-  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-  let head = Buffer.alloc(0);
+  const request = http.request({
+    method: 'CONNECT',
+    path: authority,
+    headers: {
+      host: authority,
+      ...(proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {}),
+    },
+    // No agent: the request goes on this socket alone, which the tunnel then is.
+    createConnection: () => socket,
+  });
   let settled = false;
   const finish = (error?: Error) => {
     if (settled) return;
     settled = true;
-    socket.off('data', onData);
-    socket.off('error', onError);
-    socket.off('end', onEnd);
     done(error);
   };
-  const onError = (error: Error) =>
-    finish(new Error(`proxy ${proxy.shown} unreachable: ${error.message}`, { cause: error }));
-  const onEnd = () =>
-    finish(new Error(`proxy ${proxy.shown} closed the connection before answering CONNECT`));
-  const onData = (chunk: Buffer) => {
-    head = Buffer.concat([head, chunk]);
-    const end = head.indexOf('\r\n\r\n');
-    if (end < 0) {
-      if (head.length > maxProxyHead) finish(new Error(`proxy ${proxy.shown} sent no HTTP answer`));
+  request.on('connect', (answer, tunnel, head) => {
+    const status = answer.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      tunnel.destroy();
+      const line = `HTTP/${answer.httpVersion} ${status} ${answer.statusMessage ?? ''}`.trim();
+      finish(new Error(`${proxyRefusal(proxy, status, authority)} (${line})`));
       return;
     }
-    const statusLine = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
-    const status = Number(statusLine.split(' ')[1]);
-    if (status >= 200 && status < 300) {
-      const rest = head.subarray(end + 4);
-      socket.pause();
-      finish();
-      if (rest.length > 0) socket.unshift(rest);
-      socket.resume();
-      return;
-    }
-    finish(new Error(`${proxyRefusal(proxy, status, authority)} (${statusLine.trim()})`));
-  };
-  socket.on('data', onData);
-  socket.on('error', onError);
-  socket.on('end', onEnd);
+    // Bytes the proxy sent after its answer are the target's first.
+    if (head.length > 0) tunnel.unshift(head);
+    finish();
+  });
+  request.on('error', (error: Error & { code?: string }) =>
+    finish(
+      error.code === 'ECONNRESET' && socket.connecting === false
+        ? new Error(`proxy ${proxy.shown} closed the connection before answering CONNECT`)
+        : error.code === 'HPE_INVALID_CONSTANT' || error.code?.startsWith('HPE_')
+          ? new Error(`proxy ${proxy.shown} sent no HTTP answer`)
+          : new Error(`proxy ${proxy.shown} unreachable: ${error.message}`, { cause: error }),
+    ),
+  );
+  request.end();
 }
 
 /** What a proxy's status to CONNECT means, in words that start with "proxy". */
