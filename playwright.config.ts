@@ -65,11 +65,12 @@ export default defineConfig<object, { target: Target }>({
   // The run's facts (target, run id, seed), for the reports: carried in the run, not read again.
   metadata: { [factsKey]: runFacts },
   // One project per target: its name is the target's ('' for the one target of BASE_URL). Of
-  // several targets, each is checked by one worker at a time, and the targets run in parallel.
+  // several targets, each is checked by one worker at a time (or its file's "workers"), and the
+  // targets run in parallel.
   projects: settings.targets.map((target) => ({
     name: target.name,
     use: { target },
-    ...(settings.targets.length > 1 ? { workers: 1 } : {}),
+    ...(settings.targets.length > 1 ? { workers: target.workers ?? 1 } : {}),
   })),
   use: {
     // Traces would record request headers, and so the API key. (CONFORMANCE_INSECURE_TLS reaches

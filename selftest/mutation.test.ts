@@ -450,6 +450,10 @@ test(
           'the others are not run, so this proves these alone.',
       );
     }
+    const targetWorkers = Number(process.env.SELFTEST_TARGET_WORKERS || 1);
+    if (!Number.isSafeInteger(targetWorkers) || targetWorkers < 1) {
+      assert.fail(`SELFTEST_TARGET_WORKERS must be an integer of at least 1`);
+    }
     const dir = mkdtempSync(join(tmpdir(), 'conformance-mutation-'));
     let targets: Target[] = [];
     try {
@@ -470,6 +474,9 @@ test(
             // instead of starting another (about a second of CPU; more on Node 20, which has no
             // compile cache). A failure that names no requirement, or a timeout, still replaces it.
             ...(target.kind === 'fault' ? { knownFailures: everyRequirement } : {}),
+            // SELFTEST_TARGET_WORKERS=4: each target checked by four workers at once, as a user's
+            // run against a remote target is; the diagnosis figure is then that configuration's.
+            ...(targetWorkers > 1 ? { workers: targetWorkers } : {}),
           })),
         ),
       );

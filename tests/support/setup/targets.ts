@@ -31,6 +31,8 @@ export interface Target {
    * that did not fail.
    */
   knownFailures?: string[];
+  /** Workers checking it at once, in a run of several targets (default 1). */
+  workers?: number;
 }
 
 const where = 'in the environment or in .env (see .env.example)';
@@ -175,6 +177,12 @@ export function loadTargets(
     if (item.knownFailures !== undefined) {
       const known = requirementIdList(`${owner} (${name}): "knownFailures"`, item.knownFailures);
       if (known.length) target.knownFailures = known;
+    }
+    if (item.workers !== undefined) {
+      if (!Number.isSafeInteger(item.workers) || (item.workers as number) < 1) {
+        fail(`${owner} (${name}): "workers" must be an integer of at least 1`);
+      }
+      target.workers = item.workers as number;
     }
     return target;
   });
