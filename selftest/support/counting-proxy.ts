@@ -4,7 +4,13 @@
  * rewrite chosen answers, body and headers, to make a target misbehave on purpose
  * (flaky-target.ts, echoing-target.ts).
  */
-import { type IncomingMessage, type OutgoingHttpHeaders, createServer, request } from 'node:http';
+import {
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  createServer,
+  request,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface CountingProxy {
@@ -62,11 +68,21 @@ export async function startCountingProxy(
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
+  return { ...(await listenOnLoopback(server, target.pathname)), counts };
+}
+
+/**
+ * Starts a self-test's server in front of a target on a free port of 127.0.0.1: its base address
+ * (the target's path on it), and how to stop it, its connections ended.
+ */
+export async function listenOnLoopback(
+  server: Server,
+  pathname: string,
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}${target.pathname}`,
-    counts,
+    baseUrl: `http://127.0.0.1:${port}${pathname}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -6,8 +6,8 @@
  */
 import { createServer, request } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { listenOnLoopback } from './counting-proxy.ts';
 
 /** What a gateway answers itself instead of passing the request on. */
 export interface OwnAnswer {
@@ -69,17 +69,7 @@ export async function startGateway(targetBaseUrl: string, rule: GatewayRule): Pr
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}${target.pathname}`,
-    counts,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { ...(await listenOnLoopback(server, target.pathname)), counts };
 }
 
 /** A body-size limit: a body over `limitBytes` gets 413 and the gateway's HTML page (nginx's). */
