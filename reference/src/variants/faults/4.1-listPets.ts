@@ -1,6 +1,7 @@
 // Section 4.1, List animals (listPets): faults in the list, its limit and its status filter
 // (the limit's default and bounds are section 8).
 import assert from 'node:assert/strict';
+import { isJsonObject } from '../../json.ts';
 import { ok } from '../../service.ts';
 import { isPetStatus, type Pet } from '../../store.ts';
 import { type Answer, count, each, field, statusOf } from '../probe.ts';
@@ -203,5 +204,33 @@ export const listPetsFaults: Variant[] = [
       };
     },
     probe: async (t) => assert.equal(await statusOf(t.get('/pets?status=lost')), 500),
+  },
+  {
+    name: 'list-created-never-listed',
+    kind: 'fault',
+    breaks: 'LIST-COMPLETE',
+    description:
+      'Lists served from a replica that never catches up: they show the pets the store held when it started, never one created since (getPet, on the primary, finds those).',
+    apply(s) {
+      const created = new Set<bigint>();
+      const addPet = s.addPet;
+      s.addPet = async (newPet) => {
+        const reply = await addPet(newPet);
+        const id = reply.status === 201 && isJsonObject(reply.json) ? reply.json.id : undefined;
+        if (typeof id === 'bigint') created.add(id);
+        return reply;
+      };
+      const selectPets = s.selectPets;
+      s.selectPets = ({ limit, status }) =>
+        selectPets({ limit: Number.MAX_SAFE_INTEGER, status })
+          .filter((pet) => !created.has(pet.id))
+          .slice(0, limit);
+    },
+    probeSeedPets: 2,
+    probe: async (t) => {
+      const id = field(await t.create({ name: 'a', categoryId: 1 }), 'id');
+      assert.deepEqual(each(await t.get('/pets'), 'id'), [1n, 2n]);
+      assert.equal(field(await t.get(`/pets/${id}`), 'name'), 'a');
+    },
   },
 ];

@@ -654,4 +654,51 @@ export const createPetFaults: Variant[] = [
       assert.equal(field(await t.get('/pets/1'), 'name'), '  Mr Whiskers Jr  ');
     },
   },
+  {
+    name: 'create-sold-stored-available',
+    kind: 'fault',
+    breaks: 'CREATE-ECHO',
+    description:
+      'A status column without "sold" (a stock flag): a pet created as sold is stored and answered as available, in the 201 answer and everywhere after.',
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        newPet.status === 'sold' ? { ...newPet, status: 'available' } : newPet,
+      );
+    },
+    probe: async (t) => {
+      assert.equal(
+        field(await t.create({ name: 'a', categoryId: 1, status: 'sold' }), 'status'),
+        'available',
+      );
+      assert.equal(field(await t.get('/pets/1'), 'status'), 'available');
+      assert.equal(count(await t.get('/pets?status=sold')), 0);
+    },
+  },
+  {
+    name: 'create-categoryid-beyond-int64-kept',
+    kind: 'fault',
+    breaks: 'CREATE-400-CATEGORYID-RANGE',
+    description:
+      'Arbitrary-precision integers (as Django REST framework or Sinatra take them): a categoryId beyond int64 is accepted and kept exactly, then shown in every answer.',
+    apply(s) {
+      const validate = s.validateNewPet;
+      s.validateNewPet = (body) => {
+        const raw = isJsonObject(body) ? body.categoryId : undefined;
+        if (!(raw instanceof JsonNumber) || !/^-?[0-9]{19,1000}$/.test(raw.literal)) {
+          return validate(body);
+        }
+        const exact = BigInt(raw.literal);
+        if (exact >= INT64_MIN && exact <= INT64_MAX) return validate(body);
+        const checked = validate({ ...(body as object), categoryId: new JsonNumber('0') });
+        return checked.ok ? ok({ ...checked.value, categoryId: exact }) : checked;
+      };
+    },
+    probe: async (t) => {
+      assert.equal(
+        field(await t.create({ name: 'a', categoryId: INT64_MAX + 1n }), 'categoryId'),
+        INT64_MAX + 1n,
+      );
+      assert.deepEqual(each(await t.get('/pets'), 'categoryId'), [INT64_MAX + 1n]);
+    },
+  },
 ];
