@@ -21,7 +21,7 @@ import { petNamePrefix } from '../setup/settings.ts';
 import { checkFailure } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
-import { type KnownPet, type RefusalCause, isRefusal, petsIn } from './attribution.ts';
+import { type KnownPet, type RefusalCause, asPet, isRefusal, petsIn } from './attribution.ts';
 import { knownPets } from './known-pets.ts';
 import { expect } from './matchers.ts';
 import { block } from './verdicts.ts';
@@ -265,24 +265,35 @@ export class Pets {
   }
 
   /**
-   * Of the pets a list should have shown (shorter than its limit) but did not, those getPet cannot
-   * find either: they were not kept (CREATE-PERSIST), rather than left out of the list.
+   * Of the pets a list should have shown (shorter than its limit) but did not, what the store
+   * holds: those getPet cannot find either were not kept (`lost`: CREATE-PERSIST), rather than
+   * left out of the list; those it finds under another status than the one they were created
+   * with (`elsewhere`) are held where a list of that status rightly leaves them out: that the
+   * status was not kept is the echo's and read-back checks' (CREATE-ECHO, CREATE-PERSIST), not the
+   * list's.
    */
-  async lostAmong(
+  async whereHeld(
     list: ApiResponse,
     wanted: readonly KnownPet[],
     limit: number,
-  ): Promise<Set<bigint>> {
+  ): Promise<{ lost: Set<bigint>; elsewhere: Set<bigint> }> {
+    const lost = new Set<bigint>();
+    const elsewhere = new Set<bigint>();
     const listed = petsIn(list);
-    if (getPetMayBeGone || !list.body.ok || listed.length >= limit) return new Set();
+    if (getPetMayBeGone || !list.body.ok || listed.length >= limit) return { lost, elsewhere };
     const shown = new Set(listed.map((pet) => pet.id));
     const missing = wanted.filter((pet) => !shown.has(pet.id));
     const reads = await together(missing.map((pet) => this.api.getPet(pet.id)));
-    return new Set(
-      missing
-        .filter((_, index) => reads[index]!.failure === undefined && reads[index]!.status === 404)
-        .map((pet) => pet.id),
-    );
+    missing.forEach((pet, index) => {
+      const read = reads[index]!;
+      if (read.failure !== undefined) return;
+      if (read.status === 404) lost.add(pet.id);
+      const status = read.status === 200 ? asPet(read.json)?.status : undefined;
+      if (pet.status !== undefined && status !== undefined && status !== pet.status) {
+        elsewhere.add(pet.id);
+      }
+    });
+    return { lost, elsewhere };
   }
 
   /**
