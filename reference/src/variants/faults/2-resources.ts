@@ -320,4 +320,43 @@ export const resourceFaults: Variant[] = [
       ]);
     },
   },
+  {
+    name: 'status-omitted-null',
+    kind: 'fault',
+    breaks: 'PETSTATUS-ENUM',
+    description:
+      'A nullable status column rendered as is: a pet stored without status is answered with "status": null (in the 201 answer, through getPet and in lists), where the document allows none or a PetStatus.',
+    apply(s) {
+      const renderPet = s.renderPet;
+      s.renderPet = (pet) => {
+        const rendered = renderPet(pet);
+        return pet.status === undefined && isJsonObject(rendered)
+          ? { ...rendered, status: null }
+          : rendered;
+      };
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.post(valid), 'status'), null);
+      assert.equal(field(await t.get('/pets/1'), 'status'), null);
+      assert.deepEqual(each(await t.get('/pets'), 'status'), [null]);
+    },
+  },
+  {
+    name: 'unset-status-shown-available',
+    kind: 'fault',
+    breaks: 'LIST-COMPLETE',
+    description:
+      'A pet created without status is shown as available everywhere (a default applied when rendering), but its row holds none: status=available never lists it.',
+    apply(s) {
+      const renderPet = s.renderPet;
+      s.renderPet = (pet) =>
+        renderPet(pet.status === undefined ? { ...pet, status: 'available' } : pet);
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.post(valid), 'status'), 'available');
+      assert.equal(field(await t.get('/pets/1'), 'status'), 'available');
+      assert.deepEqual(each(await t.get('/pets'), 'status'), ['available']);
+      assert.deepEqual(each(await t.get('/pets?status=available'), 'id'), []);
+    },
+  },
 ];
