@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { isJsonObject } from '../../json.ts';
 import { ok } from '../../service.ts';
 import { isPetStatus, type Pet } from '../../store.ts';
-import { type Answer, count, each, field, statusOf } from '../probe.ts';
+import { type Answer, count, each, field, statusOf, valid } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 const SNAPSHOT_TTL_MS = 60_000;
@@ -231,6 +231,24 @@ export const listPetsFaults: Variant[] = [
       const id = field(await t.create({ name: 'a', categoryId: 1 }), 'id');
       assert.deepEqual(each(await t.get('/pets'), 'id'), [1n, 2n]);
       assert.equal(field(await t.get(`/pets/${id}`), 'name'), 'a');
+    },
+  },
+  {
+    name: 'unset-status-shown-available',
+    kind: 'fault',
+    breaks: 'LIST-COMPLETE',
+    description:
+      'A pet created without status is shown as available everywhere (a default applied when rendering), but its row holds none: status=available never lists it.',
+    apply(s) {
+      const renderPet = s.renderPet;
+      s.renderPet = (pet) =>
+        renderPet(pet.status === undefined ? { ...pet, status: 'available' } : pet);
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.post(valid), 'status'), 'available');
+      assert.equal(field(await t.get('/pets/1'), 'status'), 'available');
+      assert.deepEqual(each(await t.get('/pets'), 'status'), ['available']);
+      assert.deepEqual(each(await t.get('/pets?status=available'), 'id'), []);
     },
   },
 ];
