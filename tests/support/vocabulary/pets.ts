@@ -244,8 +244,14 @@ export class Pets {
       // A list one short of its limit at every limit reads the same way as a list that leaves
       // new pets out: limit=1 tells them apart. Coming back empty from a store that holds pets,
       // the lists are short, which the checks that count will judge; nothing is blocked.
-      const one = await this.api.listPets({ limit: 1 });
-      if (one.status === 200 && petsIn(one).length === 0) return;
+      // A list whose count does not follow the limit (one less than it holds gets as many) reads
+      // that way too: a limit not read at all. Both are the checks that count's to judge.
+      const [one, lower] = await together([
+        this.api.listPets({ limit: 1 }),
+        ...(count >= 2 ? [this.api.listPets({ limit: count - 1 })] : []),
+      ]);
+      if (one!.status === 200 && petsIn(one!).length === 0) return;
+      if (lower?.status === 200 && petsIn(lower).length !== count - 1) return;
     }
     const requirement = lost ? 'CREATE-PERSIST' : 'LIST-COMPLETE';
     const why = lost
@@ -320,16 +326,20 @@ export class Pets {
     const count = listed.length;
     // The same list at a limit one less (limit=1: 2): a list that holds all the target shows
     // holds min(m, count) pets at limit m; another number means the count follows the limit
-    // wrongly (off by one, a wrong default).
+    // wrongly (off by one, a wrong default). And one less than the pets it holds, when that is
+    // another limit: a limit not read at all leaves every list at the same count.
     const other = limit > 1 ? limit - 1 : 2;
+    const below = count >= 2 && count - 1 !== other ? [count - 1] : [];
     // A filtered list: also the unfiltered one at the same limit (it goes last, not read by id).
     const whole = query.status === undefined ? [] : [this.api.listPets({ limit: query.limit })];
     const [again, ...reads] = await together([
       this.api.listPets({ status: query.status, limit: other }),
+      ...below.map((m) => this.api.listPets({ status: query.status, limit: m })),
       ...(getPetMayBeGone ? [] : missing.map((pet) => this.api.getPet(pet.id))),
       ...whole,
     ]);
     const page = whole.length > 0 ? reads.pop()! : undefined;
+    const lower = below.length > 0 ? reads.shift() : undefined;
     const lost = new Set<bigint>();
     const found = new Set<bigint>();
     reads.forEach((read, index) => {
@@ -366,6 +376,16 @@ export class Pets {
       };
     }
     const counted = Array.isArray(again!.json) ? petsIn(again!).length : undefined;
+    const lowered = lower && Array.isArray(lower.json) ? petsIn(lower).length : undefined;
+    if (lowered !== undefined && lowered !== count - 1) {
+      return {
+        cause: 'count',
+        leftOut: 'LIST-LIMIT-EXACT',
+        why: `the same list with limit=${count - 1} holds ${lowered} pets, not ${count - 1}: the count does not follow the limit`,
+        lost,
+        found,
+      };
+    }
     if (counted !== undefined && counted !== Math.min(other, count)) {
       // Without limit, as many pets as with limit=20: the default is 20, and the count rule is
       // what is broken (LIST-LIMIT-EXACT), not the default (as miscount, below, decides).
@@ -464,10 +484,18 @@ export class Pets {
     const neighbour = limit === 1 ? 2 : 99;
     const near = countOf(await this.api.listPets({ limit: neighbour }));
     const off = (n: number) => `${n > 0 ? '+' : ''}${n}`;
-    return near !== undefined && near - neighbour === count - limit
+    if (near !== undefined && near - neighbour === count - limit) {
+      return {
+        requirement: 'LIST-LIMIT-EXACT',
+        why: `${why}limit=${neighbour} lists ${near} pets, ${off(near - neighbour)} as well: the count is off at every limit, not at the bound alone`,
+      };
+    }
+    // The same wrong count at the neighbour (the store holds more than either limit, or no exact
+    // count would be asked): the limit is not followed at all, which is the count rule's.
+    return near === count && near !== neighbour
       ? {
           requirement: 'LIST-LIMIT-EXACT',
-          why: `${why}limit=${neighbour} lists ${near} pets, ${off(near - neighbour)} as well: the count is off at every limit, not at the bound alone`,
+          why: `${why}limit=${neighbour} lists ${near} pets too: the count does not follow the limit at all, not at the bound alone`,
         }
       : {
           requirement: bound,
