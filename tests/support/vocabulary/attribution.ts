@@ -35,8 +35,9 @@
  *   rule (pets.ts, miscount): the limit's, not the filter's, when the unfiltered list holds the
  *   same count; without limit, LIST-LIMIT-EXACT when limit=20 holds as many (the default is 20),
  *   else LIST-LIMIT-DEFAULT; at limit 1 or 100, LIST-LIMIT-EXACT when limit 2 or 99 is off by as
- *   many (a count off everywhere), else LIST-LIMIT-MIN or LIST-LIMIT-MAX; more than 100 pets for
- *   a limit outside 1..100: LIST-LIMIT-MAX.
+ *   many or holds the same count (a count off everywhere, a limit not read), else LIST-LIMIT-MIN
+ *   or LIST-LIMIT-MAX; more than 100 pets for a limit outside 1..100: LIST-LIMIT-MAX. A short
+ *   list whose same list at limit=1 holds more than one was cut by the count: LIST-LIMIT-EXACT.
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ApiResponse, Operation, Pet } from '../http/client.ts';

@@ -251,4 +251,21 @@ export const listPetsFaults: Variant[] = [
       assert.deepEqual(each(await t.get('/pets?status=available'), 'id'), []);
     },
   },
+  {
+    name: 'list-limit-ignored',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-EXACT',
+    description:
+      'The limit parameter is never read: every list is a page of the default 20 (a filtered one too), whatever limit is asked for.',
+    apply(s) {
+      const selectPets = s.selectPets;
+      s.selectPets = ({ status }) => selectPets({ limit: 20, status });
+    },
+    probeSeedPets: 30,
+    probe: async (t) => {
+      assert.equal(count(await t.get('/pets?limit=1')), 20);
+      assert.equal(count(await t.get('/pets?limit=100')), 20);
+      assert.equal(count(await t.get('/pets')), 20);
+    },
+  },
 ];
