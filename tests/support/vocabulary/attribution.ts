@@ -27,8 +27,11 @@
  *   NEWPET-STATUS-OPTIONAL; none alone: CREATE-201-PET;
  * - a list shorter than its limit that leaves out a pet it should show, once the target was asked
  *   why (pets.ts, shortfall): CREATE-PERSIST when the pet is gone, the limit rule when the same
- *   list at limit-1 holds another count, LIST-STATUS-FILTER when status=X&limit=1 finds none,
- *   else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked, not failed;
+ *   list at limit-1 holds another count (not for a filtered list whose unfiltered list at the
+ *   limit is full, nor when the list asked again holds as many, is still short and still leaves
+ *   the pet out: other writers added pets in between), LIST-STATUS-FILTER when status=X&limit=1
+ *   finds none, else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked,
+ *   not failed;
  * - a list holding another number of pets than its limit allows, once the target was asked which
  *   rule (pets.ts, miscount): the limit's, not the filter's, when the unfiltered list holds the
  *   same count; without limit, LIST-LIMIT-EXACT when limit=20 holds as many (the default is 20),
