@@ -30,7 +30,8 @@
  *   list at limit-1 holds another count (not for a filtered list whose unfiltered list at the
  *   limit is full, nor when the list asked again holds as many, is still short and still leaves
  *   the pet out: other writers added pets in between), LIST-STATUS-FILTER when status=X&limit=1
- *   finds none, else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked,
+ *   finds none, or status=S&limit=1 for another status S of which a pet is known to exist, else
+ *   LIST-COMPLETE; a limit check short only of pets gone or left out is blocked,
  *   not failed;
  * - a list holding another number of pets than its limit allows, once the target was asked which
  *   rule (pets.ts, miscount): the limit's, not the filter's, when the unfiltered list holds the
