@@ -502,8 +502,11 @@ test(
           CONFORMANCE_TEST_TIMEOUT_MS: '120000',
           CONFORMANCE_MAX_PETS: '1000',
           // Several targets: one worker each (playwright.config.ts), four at once. A selection
-          // of one target gets one worker too, as in the whole run (and faster than four).
-          CONFORMANCE_WORKERS: process.env.SELFTEST_WORKERS ?? (targets.length > 1 ? '4' : '1'),
+          // of one target gets one worker too, as in the whole run (and faster than four), or
+          // SELFTEST_TARGET_WORKERS: a single target's own workers are the run's (a targets file
+          // of one target leaves its "workers" to CONFORMANCE_WORKERS).
+          CONFORMANCE_WORKERS:
+            process.env.SELFTEST_WORKERS ?? (targets.length > 1 ? '4' : String(targetWorkers)),
           CI: '1',
         },
         // Alone on this 2-core machine the run takes about 300 s; beside the other self-test files

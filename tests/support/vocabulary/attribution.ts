@@ -27,9 +27,13 @@
  *   NEWPET-STATUS-OPTIONAL; none alone: CREATE-201-PET;
  * - a list shorter than its limit that leaves out a pet it should show, once the target was asked
  *   why (pets.ts, shortfall, whereHeld): CREATE-PERSIST when the pet is gone, nothing when getPet
- *   shows it under another status than created (the echo's or the read-back's), the limit rule
- *   when the same list at limit-1 holds another count, LIST-STATUS-FILTER when status=X&limit=1
- *   finds none, else LIST-COMPLETE; a limit check short only of pets gone or left out is blocked,
+ *   shows it under another status than created (the echo's or the read-back's), LIST-LIMIT-EXACT
+ *   when the same list at limit=1 holds more than one, the limit rule when the same list at
+ *   limit-1 holds another count (not for a filtered list whose unfiltered list at the limit is
+ *   full, nor when the list asked again holds as many, is still short and still leaves the pet
+ *   out: other writers added pets in between), LIST-STATUS-FILTER when status=X&limit=1 finds
+ *   none, or status=S&limit=1 for another status S of which a pet is known to exist, else
+ *   LIST-COMPLETE; a limit check short only of pets gone or left out is blocked,
  *   not failed;
  * - a list holding another number of pets than its limit allows, once the target was asked which
  *   rule (pets.ts, miscount): the limit's, not the filter's, when the unfiltered list holds the
