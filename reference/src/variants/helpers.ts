@@ -1,7 +1,7 @@
 // Small wrappers shared by variants: each one replaces a single step of the service.
 import { isJsonObject } from '../json.ts';
 import { ok, type Checked, type OperationName, type Reply, type Service } from '../service.ts';
-import type { NewPet } from '../store.ts';
+import type { NewPet, Pet } from '../store.ts';
 
 /** Rewrites the raw request body (when it is a JSON object) before the clean validation sees it. */
 export function beforeValidation(
@@ -57,4 +57,20 @@ export function without(body: Record<string, unknown>, key: string): Record<stri
   const copy = { ...body };
   delete copy[key];
   return copy;
+}
+
+/**
+ * Renders the pets `which` picks with their rendered JSON object edited, in every answer that
+ * shows a pet (the 201 answer, getPet, lists); the stored pet is unchanged.
+ */
+export function renderedAs(
+  service: Service,
+  which: (pet: Pet) => boolean,
+  edit: (rendered: Record<string, unknown>) => Record<string, unknown>,
+): void {
+  const renderPet = service.renderPet;
+  service.renderPet = (pet) => {
+    const rendered = renderPet(pet);
+    return which(pet) && isJsonObject(rendered) ? edit({ ...rendered }) : rendered;
+  };
 }

@@ -6,7 +6,7 @@ import { INT64_MAX, INT64_MIN, parseInt64 } from '../../int64.ts';
 import { JsonNumber, isJsonObject } from '../../json.ts';
 import { ok, refuse, type Service } from '../../service.ts';
 import { isPetStatus, type NewPet, type Pet, type PetStatus } from '../../store.ts';
-import { afterOperation, afterValidation, editBody, without } from '../helpers.ts';
+import { afterOperation, afterValidation, editBody, renderedAs, without } from '../helpers.ts';
 import { TWO_53_PLUS_1, assertError, each, field, valid } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
@@ -327,13 +327,11 @@ export const resourceFaults: Variant[] = [
     description:
       'A nullable status column rendered as is: a pet stored without status is answered with "status": null (in the 201 answer, through getPet and in lists), where the document allows none or a PetStatus.',
     apply(s) {
-      const renderPet = s.renderPet;
-      s.renderPet = (pet) => {
-        const rendered = renderPet(pet);
-        return pet.status === undefined && isJsonObject(rendered)
-          ? { ...rendered, status: null }
-          : rendered;
-      };
+      renderedAs(
+        s,
+        (pet) => pet.status === undefined,
+        (rendered) => ({ ...rendered, status: null }),
+      );
     },
     probe: async (t) => {
       assert.equal(field(await t.post(valid), 'status'), null);

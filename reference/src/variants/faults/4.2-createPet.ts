@@ -10,6 +10,7 @@ import {
   afterValidation,
   beforeValidation,
   editBody,
+  renderedAs,
   without,
 } from '../helpers.ts';
 import { firstValue, json5AsJson, withReplacementCharacters } from '../lenient-json.ts';
@@ -96,11 +97,11 @@ export const createPetFaults: Variant[] = [
     description:
       'An empty name is stored as NULL (as Oracle stores \'\'): the pet comes back with "name": null in the 201 answer, through getPet and in lists.',
     apply(s) {
-      const renderPet = s.renderPet;
-      s.renderPet = (pet) => {
-        const rendered = renderPet(pet);
-        return pet.name === '' && isJsonObject(rendered) ? { ...rendered, name: null } : rendered;
-      };
+      renderedAs(
+        s,
+        (pet) => pet.name === '',
+        (rendered) => ({ ...rendered, name: null }),
+      );
     },
     probe: async (t) => {
       assert.equal(field(await t.create({ name: '', categoryId: 1 }), 'name'), null);
@@ -120,11 +121,11 @@ export const createPetFaults: Variant[] = [
     description:
       'An empty name is stored as NULL, but the 201 answer is built from the request: it shows "", and getPet and every list show "name": null.',
     apply(s) {
-      const renderPet = s.renderPet;
-      s.renderPet = (pet) => {
-        const rendered = renderPet(pet);
-        return pet.name === '' && isJsonObject(rendered) ? { ...rendered, name: null } : rendered;
-      };
+      renderedAs(
+        s,
+        (pet) => pet.name === '',
+        (rendered) => ({ ...rendered, name: null }),
+      );
       afterOperation(
         s,
         'createPet',
