@@ -169,16 +169,23 @@ export async function startResponseGuard(
       return next;
     };
 
-    /** The link failed (reset, refused, TLS): a resend, or the failure passed on. */
-    const failed = (from: Link, error: Error) => {
-      if (from !== link) return;
+    /**
+     * The link went away: handled when it is not the current one, or when no request was on it
+     * (the next one gets a new link), or when its request could be sent again on a new one.
+     */
+    const handled = (from: Link): boolean => {
+      if (from !== link) return true;
       if (answers.idle) {
-        // Between requests: the next one gets a new link.
         link = undefined;
         from.destroy();
-        return;
+        return true;
       }
-      if (resend(from)) return;
+      return resend(from);
+    };
+
+    /** The link failed (reset, refused, TLS): a resend, or the failure passed on. */
+    const failed = (from: Link, error: Error) => {
+      if (handled(from)) return;
       // A connection that could not be made (refused, or over https a certificate not trusted,
       // a client certificate refused) is kept for the client to explain (connectErrorOf); a
       // reset is passed on as a reset.
@@ -189,13 +196,7 @@ export async function startResponseGuard(
 
     /** The target closed the link: between requests, the next one gets a new link. */
     const ended = (from: Link) => {
-      if (from !== link) return;
-      if (answers.idle) {
-        link = undefined;
-        from.destroy();
-        return;
-      }
-      if (resend(from)) return;
+      if (handled(from)) return;
       void answers.settled.then(() => client.end());
     };
 
