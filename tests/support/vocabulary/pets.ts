@@ -342,17 +342,14 @@ export class Pets {
     // other writers added in between (stillLeavesOut: the list asked again holds as many, and
     // still leaves out a pet that exists).
     const other = limit > 1 ? limit - 1 : 2;
-    const below = limit > 2 ? [1] : [];
     // A filtered list: also the unfiltered one at the same limit (it goes last, not read by id).
     const whole = query.status === undefined ? [] : [this.api.listPets({ limit: query.limit })];
     const [again, ...reads] = await together([
       this.api.listPets({ status: query.status, limit: other }),
-      ...below.map((m) => this.api.listPets({ status: query.status, limit: m })),
       ...(getPetMayBeGone ? [] : missing.map((pet) => this.api.getPet(pet.id))),
       ...whole,
     ]);
     const page = whole.length > 0 ? reads.pop()! : undefined;
-    const lower = below.length > 0 ? reads.shift() : undefined;
     const lost = new Set<bigint>();
     const found = new Set<bigint>();
     reads.forEach((read, index) => {
@@ -389,6 +386,10 @@ export class Pets {
       };
     }
     const counted = Array.isArray(again!.json) ? petsIn(again!).length : undefined;
+    // Asked after the others, not beside them: requests sent together are recorded in the order
+    // they are answered, and a replay must show the same sequence. (limit=1 and 2: `other`.)
+    const lower =
+      limit > 2 ? await this.api.listPets({ status: query.status, limit: 1 }) : undefined;
     const lowered = lower && Array.isArray(lower.json) ? petsIn(lower).length : undefined;
     if (lowered !== undefined && lowered > 1) {
       return {
