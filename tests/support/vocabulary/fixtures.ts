@@ -89,24 +89,19 @@ function budgetShare(): number {
   return base + (current <= settings.maxPets % total ? 1 : 0);
 }
 
-// Every fixture of the suite is boxed whole ('self'): it is plumbing, not a step a reader of the
-// report needs, and each step costs Playwright a captured stack and two messages to the runner,
-// for every test of every target. Its errors and attachments still reach the test.
-export const test = base.extend<
-  { api: PetStoreClient; pets: Pets; advise: Advisor; knownFailure: void; preflightGate: void },
-  {
-    target: Target;
-    runState: RunState;
-    storeFloor: StoreFloor;
-    requestContext: WorkerRequestContext;
-  }
->({
-  /** The target of the running project (playwright.config.ts makes one project per target). */
-  target: [settings.targets[0]!, { option: true, scope: 'worker' }],
+/** What a worker knows of one target, kept from test to test. */
+interface TargetState {
+  /** What the run's workers share about the target (write budget, pace, created ids). */
+  runState: RunState;
+  /** How many pets the target's store is known to hold at least (pets.ts, ensureStore). */
+  storeFloor: StoreFloor;
+}
 
-  runState: [
-    async ({ target }, use) => {
-      const state = new RunState({
+function stateOf(states: Map<string, TargetState>, target: Target): TargetState {
+  let state = states.get(target.name);
+  if (!state) {
+    state = {
+      runState: new RunState({
         runId: settings.runId,
         baseUrl: target.baseUrl,
         maxPets: budgetShare(),
@@ -116,17 +111,59 @@ export const test = base.extend<
             : `this run may send at most ${settings.maxPets}`,
         pace: settings.pace,
         maxWaitMs: settings.maxWaitMs,
-      });
-      // Two pets under one id are told from one pet listed twice by every create of the run.
-      followRunCreates(state);
-      await use(state);
-    },
+      }),
+      storeFloor: { atLeast: 0 },
+    };
+    states.set(target.name, state);
+  }
+  return state;
+}
+
+// Every fixture of the suite is boxed whole ('self'): it is plumbing, not a step a reader of the
+// report needs, and each step costs Playwright a captured stack and two messages to the runner,
+// for every test of every target. Its errors and attachments still reach the test.
+export const test = base.extend<
+  {
+    target: Target;
+    runState: RunState;
+    storeFloor: StoreFloor;
+    api: PetStoreClient;
+    pets: Pets;
+    advise: Advisor;
+    knownFailure: void;
+    preflightGate: void;
+  },
+  { targetStates: Map<string, TargetState>; requestContext: WorkerRequestContext }
+>({
+  /**
+   * The test's target: its project's (playwright.config.ts makes one project per target), or, with
+   * CONFORMANCE_SHARE_WORKERS, its group's (describeChecks). Test-scoped, so that a worker can
+   * check several targets, one test at a time.
+   */
+  target: [settings.targets[0]!, { option: true }],
+
+  /** What the worker knows of each target it checks, made as it first meets one. */
+  targetStates: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => use(new Map<string, TargetState>()),
     { scope: 'worker', box: 'self' },
   ],
 
-  // Playwright requires the object pattern even when a fixture uses no other fixture.
-  // eslint-disable-next-line no-empty-pattern
-  storeFloor: [async ({}, use) => use({ atLeast: 0 }), { scope: 'worker', box: 'self' }],
+  runState: [
+    async ({ target, targetStates }, use) => {
+      const state = stateOf(targetStates, target).runState;
+      // Two pets under one id are told from one pet listed twice by every create of the run; and
+      // the pets this worker created are the target's (known-pets.ts).
+      followRunCreates(state);
+      await use(state);
+    },
+    { box: 'self' },
+  ],
+
+  storeFloor: [
+    async ({ target, targetStates }, use) => use(stateOf(targetStates, target).storeFloor),
+    { box: 'self' },
+  ],
 
   /**
    * A failure charged only to requirements the target is known to fail is marked expected as the
@@ -249,6 +286,23 @@ export const test = base.extend<
         if (value > 0 || type === 'requests') {
           testInfo.annotations.push({ type, description: String(value) });
         }
+      }
+      // A 5xx that did not come back when the same request was sent again at once: the check
+      // judged the second answer; the first is NO-5XX's, charged here whatever the test checks.
+      for (const { first, again } of api.passing5xx) {
+        testInfo.annotations.push({
+          type: notes.finding,
+          description: api.redact(
+            checkFailure({
+              requirements: ['NO-5XX'],
+              exchange: first,
+              expected: 'no 5xx, to any request',
+              problems: [
+                `status ${first.status}; the same request sent again at once was answered ${again.status}: a 5xx that does not come back (the target fails now and then)`,
+              ],
+            }),
+          ),
+        });
       }
       for (const id of api.unmarkedPets) {
         testInfo.annotations.push({ type: 'unmarked pet', description: String(id) });

@@ -150,6 +150,26 @@ export const errorFaults: Variant[] = [
     },
   },
   {
+    name: 'server-error-1-in-40',
+    kind: 'fault',
+    breaks: 'NO-5XX',
+    description:
+      'One request in 40 is answered 500, whatever it asked (a database connection dropped now and then): the same request sent again is answered as it should be.',
+    apply(s) {
+      let replies = 0;
+      everyReply(s, (reply) =>
+        ++replies % 40 === 0
+          ? s.errorReply(500, 'internal_error', 'server closed the connection unexpectedly')
+          : reply,
+      );
+    },
+    probe: async (t) => {
+      for (let i = 1; i < 40; i++) assert.equal(await statusOf(t.get('/pets')), 200);
+      assertError(await t.get('/pets'), 500);
+      assert.equal(await statusOf(t.get('/pets')), 200);
+    },
+  },
+  {
     name: 'lone-low-surrogate-500',
     kind: 'fault',
     breaks: 'NO-5XX',
