@@ -101,7 +101,7 @@ function listedProblems(items: readonly unknown[]): Problem[] {
     if (!pet) continue;
     const content = JSON.stringify([pet.name, String(pet.categoryId), pet.status]);
     contents.set(pet.id, [...(contents.get(pet.id) ?? []), content]);
-    const known = knownPets.get(pet.id);
+    const known = knownPets().get(pet.id);
     if (known) problems.push(...readProblems(known, pet, 'in the list'));
   }
   const mixed = (shown: string[]) => new Set(shown).size > 1;
@@ -208,7 +208,7 @@ function countProblems(count: number, expected: ListExpectation, own: Requiremen
  * PET-SHAPE's.
  */
 function listedNameKeeper(id: bigint): NameKeeper {
-  const known = knownPets.get(id);
+  const known = knownPets().get(id);
   if (known && !isContested(id)) {
     return { requirement: 'CREATE-PERSIST', sent: known.name, where: `in the list: pet ${id}` };
   }
@@ -247,15 +247,20 @@ function listProblems(response: ApiResponse, expected: ListExpectation, own: Req
     );
   }
   if (expected.status !== undefined) {
-    const wrong = items.filter(
-      (item) => (item as Record<string, unknown> | null)?.status !== expected.status,
-    );
+    // A pet shown without status says nothing of the status the store holds (a Pet's status is
+    // optional; protobuf's JSON mapping leaves out a field at its zero value, say): the filter is
+    // charged for pets shown under another status. A missing status of a pet the run created is
+    // the echo's and the read-back's (CREATE-ECHO, CREATE-PERSIST).
+    const wrong = items.filter((item) => {
+      const status = (item as Record<string, unknown> | null)?.status;
+      return status !== undefined && status !== expected.status;
+    });
     for (const item of wrong.slice(0, 5)) {
       const pet = asPet(item as never);
       const status = (item as Record<string, unknown> | null)?.status;
       problems.push({
         requirement: 'LIST-STATUS-FILTER',
-        text: `${pet ? `pet ${pet.id}` : 'a pet'} has status ${status === undefined ? '(absent)' : JSON.stringify(status)}, not ${expected.status}`,
+        text: `${pet ? `pet ${pet.id}` : 'a pet'} has status ${JSON.stringify(status)}, not ${expected.status}`,
       });
     }
   }

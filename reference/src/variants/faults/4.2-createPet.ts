@@ -91,6 +91,42 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'zero-values-omitted',
+    kind: 'fault',
+    breaks: 'CREATE-ECHO',
+    description:
+      "Pets rendered by protobuf's JSON mapping, which leaves out every field at its zero value: the status available (the enum's first value), a categoryId of 0 and an empty name are missing from the 201 answer, getPet and every list.",
+    apply(s) {
+      renderedAs(
+        s,
+        (pet) => pet.status === 'available' || pet.categoryId === 0n || pet.name === '',
+        (rendered) =>
+          Object.fromEntries(
+            Object.entries(rendered).filter(
+              ([key, value]) =>
+                !(key === 'status' && value === 'available') &&
+                !(key === 'categoryId' && value === 0n) &&
+                value !== '',
+            ),
+          ),
+      );
+    },
+    probe: async (t) => {
+      const created = await t.create({ name: 'a', categoryId: 1, status: 'available' });
+      assert.equal(field(created, 'status'), undefined);
+      assert.equal(field(created, 'name'), 'a');
+      assert.equal(field(await t.create({ name: '', categoryId: 0 }), 'name'), undefined);
+      assert.equal(field(await t.get('/pets/2'), 'categoryId'), undefined);
+      assert.equal(
+        field(await t.create({ name: 'b', categoryId: 1, status: 'sold' }), 'status'),
+        'sold',
+      );
+      assert.deepEqual((await t.get('/pets?status=available')).body, [
+        { id: 1n, name: 'a', categoryId: 1n },
+      ]);
+    },
+  },
+  {
     name: 'create-empty-name-null',
     kind: 'fault',
     breaks: 'CREATE-ECHO',
