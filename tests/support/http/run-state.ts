@@ -147,7 +147,7 @@ export interface RunStateOptions {
 export class RunState {
   private readonly creates: string;
   private readonly released: string;
-  private readonly createdIds: string;
+  private readonly idsFile: string;
   private readonly unwritable: string;
   private readonly answerTimes: string;
   private readonly signals: string;
@@ -158,7 +158,7 @@ export class RunState {
     const prefix = statePrefix(options.runId, options.baseUrl);
     this.creates = `${prefix}.creates`;
     this.released = `${prefix}.released`;
-    this.createdIds = `${prefix}.ids`;
+    this.idsFile = `${prefix}.ids`;
     this.unwritable = `${prefix}.unwritable`;
     this.answerTimes = `${prefix}.answers`;
     this.signals = `${prefix}.json`;
@@ -228,14 +228,25 @@ export class RunState {
 
   /** A create was answered 201 with this id (any worker of the run). */
   noteCreated(id: bigint): void {
-    appendFileSync(this.createdIds, `${id}\n`);
+    appendFileSync(this.idsFile, `${id}\n`);
+  }
+
+  /** The ids the creates of this run, in all its workers, were answered with, oldest first. */
+  createdIds(): bigint[] {
+    let text: string;
+    try {
+      text = readFileSync(this.idsFile, 'utf8');
+    } catch {
+      return [];
+    }
+    return [...new Set(text.split('\n').filter(Boolean))].map((line) => BigInt(line));
   }
 
   /** How many creates of this run, in all its workers, were answered with this id. */
   timesCreated(id: bigint): number {
     let text: string;
     try {
-      text = readFileSync(this.createdIds, 'utf8');
+      text = readFileSync(this.idsFile, 'utf8');
     } catch {
       return 0;
     }
