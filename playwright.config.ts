@@ -9,7 +9,7 @@ import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type ReporterDescription, defineConfig } from '@playwright/test';
 import { reportPaths } from './tests/support/reporting/paths.ts';
-import { factsKey } from './tests/support/reporting/summary.ts';
+import { factsKey, sharedTargetsKey, targetFacts } from './tests/support/reporting/summary.ts';
 import { runFacts, settings } from './tests/support/setup/settings.ts';
 import type { Target } from './tests/support/setup/targets.ts';
 
@@ -63,15 +63,22 @@ export default defineConfig<object, { target: Target }>({
   forbidOnly: true,
   reporter,
   // The run's facts (target, run id, seed), for the reports: carried in the run, not read again.
-  metadata: { [factsKey]: runFacts },
+  // Targets that share the workers are no projects: the reports learn them from here.
+  metadata: {
+    [factsKey]: runFacts,
+    ...(settings.shareWorkers ? { [sharedTargetsKey]: settings.targets.map(targetFacts) } : {}),
+  },
   // One project per target: its name is the target's ('' for the one target of BASE_URL). Of
   // several targets, each is checked by one worker at a time (or its file's "workers"), and the
-  // targets run in parallel.
-  projects: settings.targets.map((target) => ({
-    name: target.name,
-    use: { target },
-    ...(settings.targets.length > 1 ? { workers: target.workers ?? 1 } : {}),
-  })),
+  // targets run in parallel. CONFORMANCE_SHARE_WORKERS: one project, a group of tests per target
+  // (vocabulary/checks.ts), every worker checking each.
+  projects: settings.shareWorkers
+    ? [{ name: '', use: { target: settings.targets[0]! } }]
+    : settings.targets.map((target) => ({
+        name: target.name,
+        use: { target },
+        ...(settings.targets.length > 1 ? { workers: target.workers ?? 1 } : {}),
+      })),
   use: {
     // Traces would record request headers, and so the API key. (CONFORMANCE_INSECURE_TLS reaches
     // the request context in the suite's `request` fixture, vocabulary/fixtures.ts.)

@@ -128,6 +128,14 @@ interface Verdict {
 const failedIds = (summary: Summary) =>
   summary.requirements.filter((item) => item.verdict === 'failed').map((item) => item.id);
 
+/** What each requirement a fault failed beside its own was charged with: the diagnosis' misses. */
+function alsoCharged(target: Target, summary: Summary): string {
+  return summary.requirements
+    .filter((item) => item.verdict === 'failed' && item.id !== target.breaks)
+    .map((item) => `  ${item.id}: ${item.failures[0]?.message.slice(0, 1500) ?? ''}`)
+    .join('\n');
+}
+
 function judgeFault(target: Target, summary: Summary): Verdict {
   const failed = failedIds(summary);
   const own = summary.requirements.find((item) => item.id === target.breaks);
@@ -170,7 +178,7 @@ function judgeFault(target: Target, summary: Summary): Verdict {
     properties === titles.length
       ? 'property only'
       : `${titles.length - properties} example(s)${properties ? ` + ${properties} property` : ''}${sources.has('finding') ? ' (with findings)' : ''}`;
-  return { ok: true, how, detail: titles.join('; '), failed };
+  return { ok: true, how, detail: alsoCharged(target, summary), failed };
 }
 
 function judgeConformant(target: Target, summary: Summary): Verdict {
@@ -450,10 +458,11 @@ test(
           'the others are not run, so this proves these alone.',
       );
     }
-    const targetWorkers = Number(process.env.SELFTEST_TARGET_WORKERS || 1);
-    if (!Number.isSafeInteger(targetWorkers) || targetWorkers < 1) {
-      assert.fail(`SELFTEST_TARGET_WORKERS must be an integer of at least 1`);
-    }
+    // A user's run of a remote target has four workers (settings.ts): each target is checked so,
+    // the others writing to its store while a check reads it. SELFTEST_WORKERS: another count.
+    const workers = process.env.SELFTEST_WORKERS || '4';
+    if (!/^[1-9]\d*$/.test(workers))
+      assert.fail('SELFTEST_WORKERS must be an integer of at least 1');
     const dir = mkdtempSync(join(tmpdir(), 'conformance-mutation-'));
     let targets: Target[] = [];
     try {
@@ -474,9 +483,6 @@ test(
             // instead of starting another (about a second of CPU; more on Node 20, which has no
             // compile cache). A failure that names no requirement, or a timeout, still replaces it.
             ...(target.kind === 'fault' ? { knownFailures: everyRequirement } : {}),
-            // SELFTEST_TARGET_WORKERS=4: each target checked by four workers at once, as a user's
-            // run against a remote target is; the diagnosis figure is then that configuration's.
-            ...(targetWorkers > 1 ? { workers: targetWorkers } : {}),
           })),
         ),
       );
@@ -501,12 +507,12 @@ test(
           CONFORMANCE_REQUEST_TIMEOUT_MS: '30000',
           CONFORMANCE_TEST_TIMEOUT_MS: '120000',
           CONFORMANCE_MAX_PETS: '1000',
-          // Several targets: one worker each (playwright.config.ts), four at once. A selection
-          // of one target gets one worker too, as in the whole run (and faster than four), or
-          // SELFTEST_TARGET_WORKERS: a single target's own workers are the run's (a targets file
-          // of one target leaves its "workers" to CONFORMANCE_WORKERS).
-          CONFORMANCE_WORKERS:
-            process.env.SELFTEST_WORKERS ?? (targets.length > 1 ? '4' : String(targetWorkers)),
+          // The run's four workers check every target, a target's tests side by side, as in a
+          // user's run of it alone, instead of a project (and workers) per target: four workers
+          // started instead of four hundred (CONFORMANCE_SHARE_WORKERS). One target selected is
+          // run as a user runs it: its own project, four workers.
+          CONFORMANCE_SHARE_WORKERS: '1',
+          CONFORMANCE_WORKERS: workers,
           CI: '1',
         },
         // Alone on this 2-core machine the run takes about 300 s; beside the other self-test files
@@ -549,6 +555,12 @@ test(
       const bad = verdicts.filter(({ verdict }) => !verdict.ok);
       for (const { target, verdict } of bad) {
         console.log(`\n${target.name}: ${verdict.how}\n${verdict.detail}`);
+      }
+      // A fault caught that failed other requirements too: what those were charged with.
+      for (const { target, verdict } of verdicts) {
+        if (verdict.ok && target.kind === 'fault' && verdict.detail) {
+          console.log(`\n${target.name} also failed:\n${verdict.detail}`);
+        }
       }
       const faults = verdicts.filter(({ target }) => target.kind === 'fault');
       const failedPerFault =

@@ -6,16 +6,17 @@
  * The Error body of a 401 is ERROR-SHAPE's (§7), judged wherever one comes back.
  */
 import {
+  advisoryOf,
   type ApiResponse,
   type Credentials,
-  type PetStoreClient,
-  type Pets,
-  advisoryOf,
+  describeChecks,
   expect,
   getPetGoneReason,
   getPetMayBeGone,
   invalidCredentials,
   keyUnderEachName,
+  type Pets,
+  type PetStoreClient,
   req,
   section,
   test,
@@ -63,7 +64,7 @@ const withoutChallenge = (answers: readonly ApiResponse[]) =>
         `${answer.request.method} ${answer.request.path} (${answer.request.auth}): 401 without WWW-Authenticate: Bearer`,
     );
 
-test.describe(section('5'), () => {
+describeChecks(section('5'), () => {
   test(
     'every operation answers 401 when the Authorization header is missing (advisory: naming Bearer in WWW-Authenticate)',
     req('AUTH-401-MISSING', 'ADV-WWW-AUTHENTICATE'),
@@ -136,7 +137,7 @@ test.describe(section('5'), () => {
   );
 });
 
-test.describe(`${section('5')}: advisories (HTTP standards)`, () => {
+describeChecks(`${section('5')}: advisories (HTTP standards)`, () => {
   test(
     'the scheme is matched case-insensitively: "bearer <API_KEY>" is accepted',
     advisoryOf('ADV-BEARER-CASE-INSENSITIVE'),

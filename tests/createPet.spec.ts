@@ -6,24 +6,25 @@
  */
 import {
   type ApiResponse,
-  type Body,
-  type KnownPet,
-  type NewPet,
-  type Pet,
-  type PetStoreClient,
   because,
   beyondDoubleRange,
+  type Body,
   checkProperty,
+  describeChecks,
   expect,
   generate,
   getPetMayBeGone,
   isSizeRefusal,
+  type KnownPet,
+  type NewPet,
   notRun,
   ownName,
+  type Pet,
   petIn,
-  petsIn,
   petNamePrefix,
+  petsIn,
   petStatuses,
+  type PetStoreClient,
   propertyOf,
   req,
   section,
@@ -99,7 +100,7 @@ async function locationProblems(api: PetStoreClient, created: ApiResponse[]): Pr
     : [`Location ${targets[0]!} answers ${fetched.status}, not the pet ${id}`];
 }
 
-test.describe(section('4.2'), () => {
+describeChecks(section('4.2'), () => {
   test(
     'a valid NewPet of each status is added: 201 with a Pet carrying exactly what was sent (advisory: a Location that resolves to it)',
     req('CREATE-201-PET', 'CREATE-ECHO', 'PETSTATUS-ENUM', 'PET-SHAPE', 'ADV-LOCATION'),
@@ -386,7 +387,7 @@ test.describe(section('4.2'), () => {
   );
 });
 
-test.describe(`${section('4.2')}: generated inputs`, () => {
+describeChecks(`${section('4.2')}: generated inputs`, () => {
   test(
     'property: any valid NewPet is added as sent and reads back identically, or its unusual name is refused with 400',
     propertyOf('CREATE-ECHO', 'CREATE-PERSIST', 'NEWPET-CATEGORYID-INT64'),

@@ -6,20 +6,21 @@
  */
 import {
   type ApiResponse,
-  type RequirementId,
   because,
+  describeChecks,
   expect,
   getPetMayBeGone,
   inconclusive,
   ownName,
   petIn,
   req,
+  type RequirementId,
   section,
   test,
   together,
 } from './support/vocabulary/index.ts';
 
-test.describe(section('7'), () => {
+describeChecks(section('7'), () => {
   test(
     'every error answer (400, 401, 404) carries an Error whose status is the HTTP status',
     req('ERROR-SHAPE', 'ERROR-STATUS-FIELD'),
@@ -94,7 +95,7 @@ test.describe(section('7'), () => {
   );
 });
 
-test.describe(section('1'), () => {
+describeChecks(section('1'), () => {
   test(
     'every body is application/json: 200, 201, 400, 401 and 404 answers',
     req('MEDIA-JSON'),

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type ApiResponse,
   because,
+  describeChecks,
   expect,
   getPetGoneReason,
   getPetMayBeGone,
@@ -37,7 +38,7 @@ function deprecationProblems(read: ApiResponse): string[] {
   return problems;
 }
 
-test.describe(section('4.3'), () => {
+describeChecks(section('4.3'), () => {
   // getPet was announced to be removed on 2030-12-05 (section 9): from then on these checks are
   // skipped with that reason, and their requirements show as not run.
   test.beforeEach(() => test.skip(getPetMayBeGone, getPetGoneReason));

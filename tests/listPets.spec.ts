@@ -7,16 +7,17 @@
  */
 import {
   type ApiResponse,
-  type KnownPet,
-  type Miscount,
   checkProperty,
-  fc,
+  describeChecks,
   expect,
+  fc,
   generate,
   inconclusive,
   isErrorAnswer,
-  petStatuses,
+  type KnownPet,
+  type Miscount,
   petsIn,
+  petStatuses,
   propertyOf,
   req,
   section,
@@ -43,7 +44,7 @@ const beyondMaximum: Miscount = {
 /** categoryIds a double cannot hold, for the pets whose lists are read back (if the target takes any). */
 const extremes = [2n ** 63n - 1n, -(2n ** 63n), 2n ** 53n + 1n, -(2n ** 53n) - 3n, 7n, -1n];
 
-test.describe(section('4.1'), () => {
+describeChecks(section('4.1'), () => {
   test(
     'GET /pets answers 200 with an array of valid Pets, each listed once',
     req('LIST-200-PETS', 'PET-SHAPE', 'LIST-NO-DUPLICATES'),
@@ -163,7 +164,7 @@ test.describe(section('4.1'), () => {
   );
 });
 
-test.describe(section('8'), () => {
+describeChecks(section('8'), () => {
   test(
     'without limit, exactly 20 pets are returned when more exist',
     req('LIST-LIMIT-DEFAULT'),
@@ -208,7 +209,7 @@ test.describe(section('8'), () => {
   );
 });
 
-test.describe(`${section('4.1')}: generated inputs`, () => {
+describeChecks(`${section('4.1')}: generated inputs`, () => {
   test(
     'property: any status filter with any limit returns only pets of that status, at most the limit',
     propertyOf('LIST-STATUS-FILTER'),
@@ -252,7 +253,7 @@ test.describe(`${section('4.1')}: generated inputs`, () => {
 
 // Last in the file: these need a store of more than 100 pets, and by the time they run the other
 // workers' pets count toward it, so fewer are created to grow it.
-test.describe(`${section('8')}: a store of more than 100 pets`, () => {
+describeChecks(`${section('8')}: a store of more than 100 pets`, () => {
   // In order, in one worker: the store is grown once, by the first of them (playwright.config.ts
   // runs the other tests of a file in parallel).
   test.describe.configure({ mode: 'default' });

@@ -24,21 +24,22 @@ import {
   type ApiResponse,
   type Arbitrary,
   type AsyncCommand,
-  type KnownPet,
-  type Pet,
-  type PetStatus,
-  type PetStoreClient,
-  type Pets,
   beyondDoubleRange,
   checkProperty,
+  describeChecks,
   fc,
   generate,
   getPetGoneReason,
   getPetMayBeGone,
   inconclusive,
+  type KnownPet,
   notRun,
+  type Pet,
   petIn,
+  type Pets,
   petsIn,
+  type PetStatus,
+  type PetStoreClient,
   propertyOf,
   settings,
   test,
@@ -370,7 +371,7 @@ async function checkSequences(
   }
 }
 
-test.describe('§4 Endpoints: sequences of listPets, createPet and getPet', () => {
+describeChecks('§4 Endpoints: sequences of listPets, createPet and getPet', () => {
   test(
     'property: after creates of each status and lists with and without a filter, every pet reads back as created and every short list is whole',
     propertyOf(

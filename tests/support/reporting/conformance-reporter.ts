@@ -33,6 +33,8 @@ import {
   chargesOf,
   consoleSummary,
   factsKey,
+  sharedTargetsKey,
+  type TargetFacts,
   flakinessOf,
   notes,
   parseAdvisoryNote,
@@ -73,7 +75,17 @@ const idNotes = (annotations: Annotation[], type: string) =>
     .filter((note): note is { id: string; reason: string } => note !== undefined)
     .map(({ id, reason }) => ({ requirement: id, reason }));
 
-export function recordOf(test: TestCase, result: TestResult): TestRecord {
+/**
+ * The test's target and title: its project's name and the titles below its file; or, when the
+ * targets share the workers, the name of its outermost group (vocabulary/checks.ts) and those below.
+ */
+function placeOf(test: TestCase, sharedTargets: boolean): { target: string; title: string } {
+  const path = test.titlePath();
+  if (sharedTargets) return { target: path[3] ?? '', title: path.slice(4).join(' › ') };
+  return { target: test.parent.project()?.name ?? '', title: path.slice(3).join(' › ') };
+}
+
+export function recordOf(test: TestCase, result: TestResult, sharedTargets = false): TestRecord {
   const annotations: Annotation[] = result.annotations ?? test.annotations;
   const skip = annotations.find((annotation) => annotation.type === 'skip')?.description;
   const outcome = outcomeOf(test, result, skip);
@@ -86,9 +98,10 @@ export function recordOf(test: TestCase, result: TestResult): TestRecord {
     .filter((annotation) => annotation.type === notes.finding)
     .map((annotation) => annotation.description ?? '');
   const { charges, stoppedBy } = chargesOf({ requirements, errors, findings });
+  const { target, title } = placeOf(test, sharedTargets);
   const record: TestRecord = {
-    project: test.parent.project()?.name ?? '',
-    title: test.titlePath().slice(3).join(' › '),
+    project: target,
+    title,
     file: relative(projectRoot, test.location.file),
     line: test.location.line,
     requirements,
@@ -140,24 +153,32 @@ export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
   private facts?: ConfiguredFacts;
 
-  /** The base address of each target, by project name, from the projects' options. */
+  /** The base address of each target, by its name (its project's, or its group's). */
   private readonly targets = new Map<string, string>();
-  /** The requirements each target is known to fail, by project name. */
+  /** The requirements each target is known to fail, by its name. */
   private readonly knownFailures = new Map<string, string[]>();
+  /** The targets share the workers: each is its tests' outermost group, not a project. */
+  private sharedTargets = false;
 
   onBegin(config: FullConfig, _suite: Suite): void {
     this.startedAt = new Date();
     this.facts = config.metadata[factsKey] as ConfiguredFacts | undefined;
-    for (const project of config.projects) {
-      const target = (project.use as { target?: { baseUrl?: string; knownFailures?: string[] } })
-        .target;
-      if (target?.baseUrl) this.targets.set(project.name, target.baseUrl);
-      if (target?.knownFailures) this.knownFailures.set(project.name, target.knownFailures);
+    const shared = config.metadata[sharedTargetsKey] as TargetFacts[] | undefined;
+    this.sharedTargets = shared !== undefined;
+    const targets =
+      shared ??
+      config.projects.map((project) => ({
+        ...(project.use as { target?: Partial<TargetFacts> }).target,
+        name: project.name,
+      }));
+    for (const target of targets) {
+      if (target.baseUrl) this.targets.set(target.name, target.baseUrl);
+      if (target.knownFailures) this.knownFailures.set(target.name, target.knownFailures);
     }
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const record = recordOf(test, result);
+    const record = recordOf(test, result, this.sharedTargets);
     const earlier = this.attempts.get(test.id);
     this.attempts.set(test.id, record);
     if (!earlier) {

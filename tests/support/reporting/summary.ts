@@ -245,6 +245,26 @@ export interface RunFacts extends ConfiguredFacts {
 /** The key of the configuration's metadata under which ConfiguredFacts are kept. */
 export const factsKey = 'conformance';
 
+/** What the reports need of a target: its name, address, and the failures it is known for. */
+export interface TargetFacts {
+  name: string;
+  baseUrl: string;
+  knownFailures?: string[];
+}
+
+/** A target's facts (never its key, which is only ever named by its environment variable). */
+export const targetFacts = ({ name, baseUrl, knownFailures }: TargetFacts): TargetFacts => ({
+  name,
+  baseUrl,
+  ...(knownFailures ? { knownFailures } : {}),
+});
+
+/**
+ * The key of the metadata listing the targets, when they share the workers
+ * (CONFORMANCE_SHARE_WORKERS): each is the outermost group of its tests, not a project.
+ */
+export const sharedTargetsKey = 'conformance-targets';
+
 export interface Summary extends RunFacts {
   interface: string;
   interfaceVersion: string;

@@ -288,6 +288,26 @@ function targetsOfRun(): Target[] {
 const targets = targetsOfRun();
 
 /**
+ * CONFORMANCE_SHARE_WORKERS, with several targets: the run's workers check every target, a group
+ * of tests per target, instead of a project per target with workers of its own. A worker costs a
+ * second or more of CPU to start, and Playwright never lends one to another project: a hundred
+ * targets with four workers each start four hundred. Shared, the run starts its few, and each
+ * target is checked by as many workers at once as a run of it alone would have.
+ */
+function shareWorkersSetting(): boolean {
+  const shared = boolSetting('CONFORMANCE_SHARE_WORKERS');
+  if (!shared || targets.length < 2) return false;
+  const own = targets.filter((target) => target.workers !== undefined).map(({ name }) => name);
+  if (own.length > 0) {
+    fail(
+      `CONFORMANCE_SHARE_WORKERS: every target is checked by the run's workers (CONFORMANCE_WORKERS), ` +
+        `so a target's own "workers" means nothing (given for ${own.join(', ')}); ${hint}`,
+    );
+  }
+  return true;
+}
+
+/**
  * How many shards the run is split into, and which this is (`--shard=K/N`). Playwright's main
  * process reads it from the command and hands it to its workers, whose command does not carry it.
  */
@@ -305,6 +325,8 @@ function shardOfRun(): { current: number; total: number } {
 
 export const settings = {
   targets,
+  /** Several targets, every worker checking each (CONFORMANCE_SHARE_WORKERS). */
+  shareWorkers: shareWorkersSetting(),
   /** The base address of the first target (the only one without CONFORMANCE_TARGETS). */
   baseUrl: targets[0]?.baseUrl ?? '',
   apiKey: env.API_KEY ?? '',

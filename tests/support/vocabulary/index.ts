@@ -5,6 +5,7 @@
  * for requests sent side by side, and the names of the interface (`PetStatus`, `NewPet`, `Pet`).
  */
 export { test, expect } from './fixtures.ts';
+export { describeChecks } from './checks.ts';
 export { type Miscount, type Pets, type Shortfall } from './pets.ts';
 export { because, isErrorAnswer, verify } from './matchers.ts';
 export { inconclusive, notRun } from './verdicts.ts';

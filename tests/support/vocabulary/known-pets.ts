@@ -1,42 +1,66 @@
 /**
- * The pets this worker created, by id, with what they were created with: every later answer that
- * shows one of them (getPet, any list) is held to it (attribution.ts, storedProblems). A worker
- * serves one target, so the registry is the target's. Which ids two creates were answered with is
- * known run-wide: every 201 of every worker is recorded (http/run-state.ts), checked or not.
+ * The pets this worker created on the current test's target, by id, with what they were created
+ * with: every later answer that shows one of them (getPet, any list) is held to it (attribution.ts,
+ * storedProblems). A worker keeps one registry per target (a worker that checks several targets,
+ * CONFORMANCE_SHARE_WORKERS, switches as each test starts: it runs one test at a time). Which ids
+ * two creates were answered with is known run-wide: every 201 of every worker is recorded
+ * (http/run-state.ts), checked or not.
  */
 import type { Pet } from '../http/client.ts';
 import type { KnownPet, SentPet } from './attribution.ts';
 
-export const knownPets = new Map<bigint, KnownPet>();
-/** Ids that two creates were answered with: which pet they name is no longer known. */
-const contested = new Set<bigint>();
-/**
- * The run's record of the ids creates were answered with, in all its workers, and so also of the
- * creates no matcher checked (http/run-state.ts); set by the worker's runState fixture.
- */
-let runCreates: { timesCreated(id: bigint): number } | undefined;
+/** The run's record of the ids creates were answered with, in all its workers (run-state.ts). */
+interface RunCreates {
+  timesCreated(id: bigint): number;
+}
 
-/** Follows the run's record of created ids (one per worker, as its target is). */
-export function followRunCreates(record: { timesCreated(id: bigint): number }): void {
-  runCreates = record;
+interface Registry {
+  known: Map<bigint, KnownPet>;
+  /** Ids that two creates were answered with: which pet they name is no longer known. */
+  contested: Set<bigint>;
+  runCreates: RunCreates;
+}
+
+/** Each target's registry, by the run's record of that target (one per worker and target). */
+const registries = new WeakMap<RunCreates, Registry>();
+let current: Registry = {
+  known: new Map(),
+  contested: new Set(),
+  runCreates: { timesCreated: () => 0 },
+};
+
+/** Follows the registry of the test's target, and the run's record of its created ids. */
+export function followRunCreates(record: RunCreates): void {
+  let registry = registries.get(record);
+  if (!registry) {
+    registry = { known: new Map(), contested: new Set(), runCreates: record };
+    registries.set(record, registry);
+  }
+  current = registry;
+}
+
+/** The pets this worker created on the test's target, by id. */
+export function knownPets(): ReadonlyMap<bigint, KnownPet> {
+  return current.known;
 }
 
 /** Remembers a pet created with `sent` and answered with `pet`. */
 export function remember(sent: SentPet, pet: Pet): void {
+  const { known, contested } = current;
   // Two creates answered with one id (PET-ID-UNIQUE's or PET-ID-ASSIGNED's business): reads of
   // that id are compared with neither.
   if (contested.has(pet.id)) return;
-  if (knownPets.has(pet.id)) {
-    knownPets.delete(pet.id);
+  if (known.has(pet.id)) {
+    known.delete(pet.id);
     contested.add(pet.id);
     return;
   }
-  knownPets.set(pet.id, { ...sent, id: pet.id, echoed: pet });
+  known.set(pet.id, { ...sent, id: pet.id, echoed: pet });
 }
 
 /** Whether two creates of the run were answered with this id (two pets under one id). */
 export function isContested(id: bigint): boolean {
-  return contested.has(id) || (runCreates?.timesCreated(id) ?? 0) > 1;
+  return current.contested.has(id) || current.runCreates.timesCreated(id) > 1;
 }
 
 /**
@@ -44,5 +68,7 @@ export function isContested(id: bigint): boolean {
  * the checks of the worker that made it hold to what it was created with.
  */
 export function isRunCreated(id: bigint): boolean {
-  return knownPets.has(id) || contested.has(id) || (runCreates?.timesCreated(id) ?? 0) > 0;
+  return (
+    current.known.has(id) || current.contested.has(id) || current.runCreates.timesCreated(id) > 0
+  );
 }
