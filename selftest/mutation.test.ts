@@ -1,8 +1,9 @@
 /**
- * Proves the suite: runs it, whole, against the clean reference and every variant of it, in one
- * Playwright run through the suite's own many-targets feature (CONFORMANCE_TARGETS: one project
- * per target), then reads each target's summary (reports/targets/<name>/conformance.json) and
- * checks that
+ * Proves the suite: runs it, whole, against the clean reference and every variant of it, as a user
+ * runs it against a remote target (four workers on each target's store at once), in one Playwright
+ * run through the suite's own many-targets feature (CONFORMANCE_TARGETS, the workers shared:
+ * CONFORMANCE_SHARE_WORKERS), then reads each target's summary
+ * (reports/targets/<name>/conformance.json) and checks that
  *  - the clean reference and every conformant variation pass: no requirement failed or left
  *    undecided (but those `undecidedAllowed` names, with their reason), no test failed, and exactly
  *    the advisories they lack flagged (and, run again in strict mode, failed);
@@ -16,7 +17,11 @@
  * name selects). The same checks judge each; the diagnosis ceiling, an average over every fault,
  * is left to the whole run, and the figure printed is the selection's.
  *
- * fast-check runs with a fixed seed here, so that the self-test is deterministic.
+ * SELFTEST_ALONE=1 runs each target in a Playwright run of its own instead, as a user checks one
+ * target (two runs at a time; minutes more): the diagnosis of single-target runs. SELFTEST_WORKERS
+ * sets the workers (default 4, a user's against a remote target).
+ *
+ * fast-check runs with a fixed seed here, so that the inputs are the same every run.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -435,6 +440,83 @@ async function startTargets(plan: readonly Planned[]): Promise<Target[]> {
   return targets;
 }
 
+/** Runs the suite against these targets (one Playwright run); its summaries go to `reports`. */
+async function runSuite(
+  targets: readonly Target[],
+  run: { dir: string; name: string; reports: string; workers: string },
+) {
+  const targetsFile = join(run.dir, `targets-${run.name}.json`);
+  writeFileSync(
+    targetsFile,
+    JSON.stringify(
+      targets.map((target) => ({
+        name: target.name,
+        baseUrl: target.handle.baseUrl,
+        apiKeyEnv: 'SELFTEST_API_KEY',
+        strict: target.kind === 'strict',
+        ...(target.categoryIds ? { categoryIds: target.categoryIds.map(String) } : {}),
+        // A fault lists every requirement as a known failure: no verdict changes (the checks
+        // below read verdicts, and the diagnosis every requirement that failed), and Playwright
+        // keeps the worker after each failure charged to requirements, its own or another,
+        // instead of starting another (about a second of CPU; more on Node 20, which has no
+        // compile cache). A failure that names no requirement, or a timeout, still replaces it.
+        ...(target.kind === 'fault' ? { knownFailures: everyRequirement } : {}),
+      })),
+    ),
+  );
+  return spawnPlaywright(
+    // Playwright empties its output folder as a run starts: one each.
+    ['--output', join(run.dir, 'test-results', run.name)],
+    {
+      CONFORMANCE_TARGETS: targetsFile,
+      SELFTEST_API_KEY: apiKey,
+      BASE_URL: '',
+      API_KEY: '',
+      CONFORMANCE_REPORT_DIR: run.reports,
+      // Only the summaries are read: Playwright's own reports would cost each of 3,700 tests.
+      CONFORMANCE_REPORTS: 'none',
+      FC_SEED: selftestSeed,
+      FC_RUNS: propertyRuns,
+      CONFORMANCE_RUN_ID: '',
+      // This run shares two cores with the other self-tests at a lower priority (its 110
+      // targets served by this one process): a tighter timeout would time the machine's load,
+      // not the targets (only hang-getPet never answers). 10 s once left two creates of a
+      // fresh clone's npm test unanswered.
+      CONFORMANCE_REQUEST_TIMEOUT_MS: '30000',
+      CONFORMANCE_TEST_TIMEOUT_MS: '120000',
+      CONFORMANCE_MAX_PETS: '1000',
+      // The run's four workers check every target, a target's tests side by side, as in a
+      // user's run of it alone, instead of a project (and workers) per target: four workers
+      // started instead of four hundred (CONFORMANCE_SHARE_WORKERS). One target is run as a
+      // user runs it: its own project, four workers.
+      CONFORMANCE_SHARE_WORKERS: '1',
+      CONFORMANCE_WORKERS: run.workers,
+      CI: '1',
+    },
+    // Alone on this 2-core machine the run takes about 110 s; beside the other self-test files
+    // (scripts/selftest.ts runs two at once) longer. The bound stops a hung run.
+    900_000,
+  );
+}
+
+/** Calls `each` on every item, at most `width` at a time; the results in the items' order. */
+async function inTurn<T, R>(
+  items: readonly T[],
+  width: number,
+  each: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await each(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  return results;
+}
+
 test(
   'the suite passes every conformant target, fails each fault by its own requirement, and names it sharply',
   { timeout: 960_000 },
@@ -463,62 +545,24 @@ test(
     const workers = process.env.SELFTEST_WORKERS || '4';
     if (!/^[1-9]\d*$/.test(workers))
       assert.fail('SELFTEST_WORKERS must be an integer of at least 1');
+    const alone = process.env.SELFTEST_ALONE === '1';
     const dir = mkdtempSync(join(tmpdir(), 'conformance-mutation-'));
     let targets: Target[] = [];
     try {
       targets = await startTargets(selection.targets);
-      const targetsFile = join(dir, 'targets.json');
-      writeFileSync(
-        targetsFile,
-        JSON.stringify(
-          targets.map((target) => ({
-            name: target.name,
-            baseUrl: target.handle.baseUrl,
-            apiKeyEnv: 'SELFTEST_API_KEY',
-            strict: target.kind === 'strict',
-            ...(target.categoryIds ? { categoryIds: target.categoryIds.map(String) } : {}),
-            // A fault lists every requirement as a known failure: no verdict changes (the checks
-            // below read verdicts, and the diagnosis every requirement that failed), and Playwright
-            // keeps the worker after each failure charged to requirements, its own or another,
-            // instead of starting another (about a second of CPU; more on Node 20, which has no
-            // compile cache). A failure that names no requirement, or a timeout, still replaces it.
-            ...(target.kind === 'fault' ? { knownFailures: everyRequirement } : {}),
-          })),
-        ),
-      );
       const reports = join(dir, 'reports');
-      const run = await spawnPlaywright(
-        ['--output', join(dir, 'test-results')],
-        {
-          CONFORMANCE_TARGETS: targetsFile,
-          SELFTEST_API_KEY: apiKey,
-          BASE_URL: '',
-          API_KEY: '',
-          CONFORMANCE_REPORT_DIR: reports,
-          // Only the summaries are read: Playwright's own reports would cost each of 3,700 tests.
-          CONFORMANCE_REPORTS: 'none',
-          FC_SEED: selftestSeed,
-          FC_RUNS: propertyRuns,
-          CONFORMANCE_RUN_ID: '',
-          // This run shares two cores with the other self-tests at a lower priority (its 98
-          // targets served by this one process): a tighter timeout would time the machine's load,
-          // not the targets (only hang-getPet never answers). 10 s once left two creates of a
-          // fresh clone's npm test unanswered.
-          CONFORMANCE_REQUEST_TIMEOUT_MS: '30000',
-          CONFORMANCE_TEST_TIMEOUT_MS: '120000',
-          CONFORMANCE_MAX_PETS: '1000',
-          // The run's four workers check every target, a target's tests side by side, as in a
-          // user's run of it alone, instead of a project (and workers) per target: four workers
-          // started instead of four hundred (CONFORMANCE_SHARE_WORKERS). One target selected is
-          // run as a user runs it: its own project, four workers.
-          CONFORMANCE_SHARE_WORKERS: '1',
-          CONFORMANCE_WORKERS: workers,
-          CI: '1',
-        },
-        // Alone on this 2-core machine the run takes about 300 s; beside the other self-test files
-        // (scripts/selftest.ts runs two at once) it has gone past 380 s. The bound stops a hung run.
-        900_000,
-      );
+      const runOf = (some: readonly Target[], name: string) =>
+        runSuite(some, { dir, name, reports, workers });
+      // SELFTEST_ALONE=1: each target in a run of its own, as a user checks one target (two such
+      // runs at a time); else one run of every target, the workers shared.
+      const runs = alone
+        ? await inTurn(targets, 2, (target) => runOf([target], target.name))
+        : [await runOf(targets, 'all')];
+      const run = {
+        durationMs: runs.reduce((sum, each) => sum + each.durationMs, 0),
+        exitCode: runs.find((each) => each.exitCode !== 0)?.exitCode ?? 0,
+        output: runs.map((each) => each.output).join('\n'),
+      };
       // CONFORMANCE_REPORTS=none: the summaries only, none of Playwright's reports.
       const written = ['html', 'results.json', 'junit.xml'].filter((file) =>
         existsSync(join(reports, file)),
@@ -595,7 +639,7 @@ test(
       );
       const known = verdicts.reduce((sum, { verdict }) => sum + (verdict.testsKnown ?? 0), 0);
       console.log(
-        `Suite run: ${targets.length} targets in ${(run.durationMs / 1000).toFixed(1)} s (exit ${run.exitCode}); ` +
+        `Suite run${alone ? 's (each target alone)' : ''}: ${targets.length} targets in ${(run.durationMs / 1000).toFixed(1)} s (exit ${run.exitCode}); ` +
           `${requests} requests, ${failedTests} failed tests (${known} of known failures, their ` +
           `workers kept); self-test ${((Date.now() - started) / 1000).toFixed(1)} s.`,
       );

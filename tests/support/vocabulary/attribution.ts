@@ -9,6 +9,10 @@
  * - the status code, a count, a filter, completeness: the check's own requirement; but a 5xx to a
  *   list or getPet that should succeed, once a create of a name holding a lone surrogate was
  *   answered with a 5xx in the run (it may be stored, and fail every answer showing it): NO-5XX;
+ * - a 5xx (not 503) that the same request, sent again at once, is not answered with (http/client.ts,
+ *   exchange): NO-5XX alone, as a finding; the check judges the second answer;
+ * - a pet shown under another status in a list filtered by status: LIST-STATUS-FILTER (one shown
+ *   without status: nothing here; a pet the run created, its echo's and read-back's);
  * - a body that is not sent as application/json, or is not JSON: MEDIA-JSON;
  * - an Error body's shape: ERROR-SHAPE; its status field not the HTTP status: ERROR-STATUS-FIELD;
  * - a Pet's shape: PET-SHAPE, but its id PET-ID-INT64, its categoryId NEWPET-CATEGORYID-INT64,
