@@ -256,6 +256,10 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
         CONFORMANCE_REPORTS: 'none',
         CONFORMANCE_REPORT_DIR: merged,
       });
+      assert.ok(
+        existsSync(join(merged, 'targets', 'staging-us', 'conformance.json')),
+        merge.output,
+      );
       for (const name of ['staging-eu', 'staging-us']) {
         const whole = read(join(dir, 'projects', 'targets', name, 'conformance.json'));
         const parts = read(join(merged, 'targets', name, 'conformance.json'));
