@@ -1,5 +1,5 @@
 /**
- * The sequences property (tests/sequences.spec.ts) on its own, in one Playwright run against
+ * The sequences property (tests/endpoints.spec.ts) on its own, in one Playwright run against
  * several targets: each fault that only a run of operations shows (a status hidden from unfiltered
  * lists, a cache that keeps the newest 60 pets, overlapping creates that lose a write) fails its
  * own requirement and nothing else, no LIST-LIMIT-* rule among them; the clean reference and the
@@ -19,7 +19,7 @@ import { runPlaywright, spawnPlaywright } from './support/playwright.ts';
 
 const apiKey = 'sqk-3b9e61d0';
 const seed = '20261121';
-const spec = 'tests/sequences.spec.ts';
+const spec = 'tests/endpoints.spec.ts';
 
 /** The faults of sequences, and how many pets their stores start with. */
 const faults: Record<string, number | undefined> = {

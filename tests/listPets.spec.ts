@@ -44,6 +44,72 @@ const beyondMaximum: Miscount = {
 /** categoryIds a double cannot hold, for the pets whose lists are read back (if the target takes any). */
 const extremes = [2n ** 63n - 1n, -(2n ** 63n), 2n ** 53n + 1n, -(2n ** 53n) - 3n, 7n, -1n];
 
+// First in the file: these need a store of more than 100 pets, grown by the first of them, and they
+// run in order in one worker: started last, they would be the run's longest chain of round trips.
+describeChecks(`${section('8')}: a store of more than 100 pets`, () => {
+  // In order, in one worker: the store is grown once, by the first of them (playwright.config.ts
+  // runs the other tests of a file in parallel).
+  test.describe.configure({ mode: 'default' });
+  test(
+    'every limit between 1 and 100 returns exactly that many pets when more exist',
+    req('LIST-LIMIT-EXACT'),
+    async ({ api, pets }) => {
+      await pets.ensureStoreHolds(101);
+      // Around the default and the ends; the property below tries the rest of the range.
+      const limits = [2, 19, 21, 99];
+      const responses = await together(limits.map((limit) => api.listPets({ limit })));
+      const shortfalls = await together(
+        responses.map((response, index) => pets.shortfall(response, { limit: limits[index] })),
+      );
+      responses.forEach((response, index) =>
+        expect(response).toListPets({ exactly: limits[index], shortfall: shortfalls[index] }),
+      );
+    },
+  );
+
+  test(
+    'limit=100 returns exactly 100 pets when more exist, and no limit returns more than 100',
+    req('LIST-LIMIT-MAX'),
+    async ({ api, pets }) => {
+      await pets.ensureStoreHolds(101);
+      const [hundred, ...above] = await together(
+        [100, 101, 1000].map((limit) => api.listPets({ limit })),
+      );
+      // A wrong count is compared with limit=99: off by as many there, it is the count rule's.
+      expect(hundred!).toListPets({
+        exactly: 100,
+        shortfall: await pets.shortfall(hundred!, { limit: 100 }),
+        miscount: await pets.miscount(hundred!, { limit: 100 }, { exactly: 100 }),
+      });
+      for (const response of above) {
+        if (response.status === 200) expect(response).toListPets({ atMost: 100 });
+        else expect(response).toAnswerError('client-error');
+      }
+    },
+  );
+
+  test(
+    'property: any limit in 1..100 returns exactly that many pets when more exist',
+    propertyOf('LIST-LIMIT-EXACT'),
+    async ({ api, pets }) => {
+      await pets.ensureStoreHolds(101);
+      // Half the runs: each is a request, and the examples above cover the edges.
+      await checkProperty(
+        generate.limitInRange(),
+        {
+          send: (limit) => api.listPets({ limit }),
+          judge: async (limit, list) =>
+            verify(list).toListPets({
+              exactly: limit,
+              shortfall: await pets.shortfall(list, { limit }),
+            }),
+        },
+        { runs: 'half' },
+      );
+    },
+  );
+});
+
 describeChecks(section('4.1'), () => {
   test(
     'GET /pets answers 200 with an array of valid Pets, each listed once',
@@ -244,72 +310,6 @@ describeChecks(`${section('4.1')}: generated inputs`, () => {
               verify(response).toListPets({ atMost: 100, miscount: beyondMaximum });
             } else verify(response).toAnswerError('client-error');
           },
-        },
-        { runs: 'half' },
-      );
-    },
-  );
-});
-
-// Last in the file: these need a store of more than 100 pets, and by the time they run the other
-// workers' pets count toward it, so fewer are created to grow it.
-describeChecks(`${section('8')}: a store of more than 100 pets`, () => {
-  // In order, in one worker: the store is grown once, by the first of them (playwright.config.ts
-  // runs the other tests of a file in parallel).
-  test.describe.configure({ mode: 'default' });
-  test(
-    'every limit between 1 and 100 returns exactly that many pets when more exist',
-    req('LIST-LIMIT-EXACT'),
-    async ({ api, pets }) => {
-      await pets.ensureStoreHolds(101);
-      // Around the default and the ends; the property below tries the rest of the range.
-      const limits = [2, 19, 21, 99];
-      const responses = await together(limits.map((limit) => api.listPets({ limit })));
-      const shortfalls = await together(
-        responses.map((response, index) => pets.shortfall(response, { limit: limits[index] })),
-      );
-      responses.forEach((response, index) =>
-        expect(response).toListPets({ exactly: limits[index], shortfall: shortfalls[index] }),
-      );
-    },
-  );
-
-  test(
-    'limit=100 returns exactly 100 pets when more exist, and no limit returns more than 100',
-    req('LIST-LIMIT-MAX'),
-    async ({ api, pets }) => {
-      await pets.ensureStoreHolds(101);
-      const [hundred, ...above] = await together(
-        [100, 101, 1000].map((limit) => api.listPets({ limit })),
-      );
-      // A wrong count is compared with limit=99: off by as many there, it is the count rule's.
-      expect(hundred!).toListPets({
-        exactly: 100,
-        shortfall: await pets.shortfall(hundred!, { limit: 100 }),
-        miscount: await pets.miscount(hundred!, { limit: 100 }, { exactly: 100 }),
-      });
-      for (const response of above) {
-        if (response.status === 200) expect(response).toListPets({ atMost: 100 });
-        else expect(response).toAnswerError('client-error');
-      }
-    },
-  );
-
-  test(
-    'property: any limit in 1..100 returns exactly that many pets when more exist',
-    propertyOf('LIST-LIMIT-EXACT'),
-    async ({ api, pets }) => {
-      await pets.ensureStoreHolds(101);
-      // Half the runs: each is a request, and the examples above cover the edges.
-      await checkProperty(
-        generate.limitInRange(),
-        {
-          send: (limit) => api.listPets({ limit }),
-          judge: async (limit, list) =>
-            verify(list).toListPets({
-              exactly: limit,
-              shortfall: await pets.shortfall(list, { limit }),
-            }),
         },
         { runs: 'half' },
       );
