@@ -18,6 +18,7 @@ export interface CheckOptions {
   reportDir?: string;
   grep?: string;
   targets?: string;
+  shareWorkers?: boolean;
   shard?: string;
   workers?: string;
   /** Everything after `--`, for Playwright. */
@@ -38,6 +39,7 @@ export async function settingsOf(options: CheckOptions): Promise<void> {
   if (options.baseUrl !== undefined) env.BASE_URL = options.baseUrl;
   if (options.readOnly) env.CONFORMANCE_READONLY = '1';
   if (options.targets !== undefined) env.CONFORMANCE_TARGETS = options.targets;
+  if (options.shareWorkers) env.CONFORMANCE_SHARE_WORKERS = '1';
   if (options.workers !== undefined) env.CONFORMANCE_WORKERS = options.workers;
   if (options.reportDir !== undefined) env.CONFORMANCE_REPORT_DIR = options.reportDir;
   env.CONFORMANCE_REPORT_DIR = resolve(env.CONFORMANCE_REPORT_DIR || 'conformance-reports');

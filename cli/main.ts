@@ -37,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
       'report-dir': { type: 'string' },
       grep: { type: 'string' },
       targets: { type: 'string' },
+      'share-workers': { type: 'boolean' },
       shard: { type: 'string' },
       workers: { type: 'string' },
       port: { type: 'string' },
@@ -79,13 +80,17 @@ async function main(argv: string[]): Promise<number> {
   if (command !== undefined) {
     throw new UsageError(`unknown command "${command}" (commands: serve, compare, merge)`);
   }
-  only(['base-url', 'read-only', 'report-dir', 'grep', 'targets', 'shard', 'workers'], 'a check');
+  only(
+    ['base-url', 'read-only', 'report-dir', 'grep', 'targets', 'share-workers', 'shard', 'workers'],
+    'a check',
+  );
   return check({
     baseUrl: values['base-url'],
     readOnly: values['read-only'],
     reportDir: values['report-dir'],
     grep: values.grep,
     targets: values.targets,
+    shareWorkers: values['share-workers'],
     shard: values.shard,
     workers: values.workers,
     playwrightArgs,

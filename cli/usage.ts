@@ -18,6 +18,8 @@ Options:
   --report-dir <dir>   where the reports go (default: ./conformance-reports)
   --grep <pattern>     only the checks matching it, e.g. @LIST-LIMIT-DEFAULT for one requirement
   --targets <file>     a JSON file of several targets, checked in one run (CONFORMANCE_TARGETS)
+  --share-workers      several targets checked by the run's workers, not a project each
+                       (CONFORMANCE_SHARE_WORKERS)
   --shard <K/N>        this machine's part of a run split over N machines
   --workers <n>        parallel workers (CONFORMANCE_WORKERS)
   -h, --help           this text

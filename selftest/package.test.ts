@@ -101,7 +101,14 @@ test('--version and --help', async () => {
   assert.equal(shown.output.trim(), version);
   const help = await command(['--help']);
   assert.equal(help.exitCode, 0, help.output);
-  for (const option of ['--base-url', '--read-only', '--report-dir', '--grep', '--targets']) {
+  for (const option of [
+    '--base-url',
+    '--read-only',
+    '--report-dir',
+    '--grep',
+    '--targets',
+    '--share-workers',
+  ]) {
     assert.ok(help.output.includes(option), `--help does not name ${option}`);
   }
   for (const line of ['0  conformant', '1  not conformant', '2  incomplete', '3  a usage']) {
@@ -144,6 +151,43 @@ test('compare: what the faulty target newly fails, exit 1; the other way round, 
   const better = await command(['compare', broken!, clean!]);
   assert.equal(better.exitCode, 0, better.output);
   assert.match(better.output, /Newly failed \(0\)\nNewly passed \(1\)\n {2}LIST-LIMIT-DEFAULT\n/);
+});
+
+test('several targets sharing the workers (--targets, --share-workers): a summary each, exit 1 for the faulty one', async () => {
+  const cleanKey = 'pkg-many-key-2b';
+  const clean = await startReference({ apiKey: cleanKey });
+  try {
+    writeFileSync(
+      join(user, 'targets.json'),
+      JSON.stringify([
+        { name: 'clean', baseUrl: clean.baseUrl, apiKeyEnv: 'CLEAN_KEY' },
+        { name: 'faulty', baseUrl: faulty.baseUrl, apiKeyEnv: 'FAULTY_KEY' },
+      ]),
+    );
+    const run = await command(
+      ['--targets', 'targets.json', '--share-workers', '--report-dir', 'many'],
+      { CLEAN_KEY: cleanKey, FAULTY_KEY: faultyKey },
+    );
+    assert.equal(run.exitCode, 1, run.output);
+    const summaryOf = (name: string) =>
+      JSON.parse(readFileSync(join(user, 'many', 'targets', name, 'conformance.json'), 'utf8')) as {
+        verdict: string;
+        requirements: { id: string; verdict: string }[];
+      };
+    assert.equal(summaryOf('clean').verdict, 'conformant', run.output);
+    assert.deepEqual(
+      summaryOf('faulty')
+        .requirements.filter((item) => item.verdict === 'failed')
+        .map((item) => item.id),
+      ['LIST-LIMIT-DEFAULT'],
+    );
+    for (const key of [cleanKey, faultyKey]) {
+      assert.deepEqual(scanFolder(join(user, 'many'), leakForms(key)), []);
+      assert.ok(!run.output.includes(key), 'a key is in the output');
+    }
+  } finally {
+    await clean.close();
+  }
 });
 
 test('two shards of one run, then merge: the reports of one run, exit 0', async () => {
