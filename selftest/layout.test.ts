@@ -1,6 +1,7 @@
 /**
  * The support code keeps the shape its READMEs describe (tests/support/README.md):
- * - spec files import only the vocabulary (`tests/support/vocabulary/index.ts`);
+ * - spec files import only the vocabulary (`tests/support/vocabulary/index.ts`), and declare their
+ *   tests in describeChecks groups (a group per target when the targets share the workers);
  * - each subsystem folder imports only the folders its README allows ("May import: …");
  * - each folder's README lists every file in it, so that the table a newcomer reads is current;
  * - the code uses no internal of Playwright or Node (underscore exports, replaced globals, a
@@ -73,6 +74,36 @@ test('spec files import only the vocabulary', () => {
         `tests/${spec} imports ${imported}`,
       );
     }
+  }
+});
+
+/**
+ * The statements at a spec file's top level that declare tests or hooks outside describeChecks:
+ * with CONFORMANCE_SHARE_WORKERS each group is declared once per target, under its name, and the
+ * reports read a test's target from that group; a test outside one would have no target.
+ */
+function outsideChecks(text: string): string[] {
+  return text.split('\n').filter((line) => /^test(\.[a-zA-Z.]+)?\(/.test(line));
+}
+
+test('a test outside describeChecks is seen', () => {
+  const text = [
+    "describeChecks(section('5'), () => {",
+    "  test('inside', async () => {});",
+    '});',
+    "test('outside', async () => {});",
+    "test.describe('outside too', () => {});",
+    'test.beforeEach(() => {});',
+  ].join('\n');
+  assert.deepEqual(outsideChecks(text), text.split('\n').slice(3));
+});
+
+test('spec files declare every test and hook in a describeChecks group', () => {
+  const specs = readdirSync(join(projectRoot, 'tests')).filter((name) => name.endsWith('.ts'));
+  for (const spec of specs) {
+    const text = readFileSync(join(projectRoot, 'tests', spec), 'utf8');
+    assert.deepEqual(outsideChecks(text), [], `tests/${spec}: use describeChecks (vocabulary)`);
+    assert.match(text, /^describeChecks\(/m, `tests/${spec} declares no describeChecks group`);
   }
 });
 
