@@ -93,7 +93,7 @@ function budgetShare(): number {
 interface TargetState {
   /** What the run's workers share about the target (write budget, pace, created ids). */
   runState: RunState;
-  /** How many pets the target's store is known to hold at least (pets.ts, ensureStore). */
+  /** How many pets the target's store is known to hold at least (pets.ts, ensureStoreHolds). */
   storeFloor: StoreFloor;
 }
 
