@@ -714,6 +714,10 @@ describe('variants', () => {
           // for the variant that reads only the lower-case one.
           const name =
             variant.name === 'header-name-lower-case-only' ? 'authorization' : 'Authorization';
+          // cold-start-500's first answer is its fault (its probe shows it): the second counts.
+          if (variant.name === 'cold-start-500') {
+            await callAsWritten(url, { [name]: AUTH.authorization });
+          }
           const answer = await callAsWritten(url, { [name]: AUTH.authorization });
           assert.equal(answer.status, 200, `${variant.name}: ${answer.text}`);
         } finally {

@@ -47,6 +47,8 @@ export type PreflightResult =
       authorizationName: string;
       /** Requests sent, each wait included. */
       requests: number;
+      /** An answer with a 5xx that the same request, sent again at once, was not answered with. */
+      passing5xx?: ExchangeView;
     }
   | {
       ok: false;
@@ -79,6 +81,8 @@ interface Answer {
   line: string;
 }
 
+const isServerError = (status: number) => status >= 500 && status !== 503;
+
 const refusesKey = ({ exchange }: Pick<Answer, 'exchange'>) =>
   exchange.status === 401 || exchange.status === 403;
 
@@ -103,13 +107,23 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   const answers: Pick<Answer, 'exchange' | 'line'>[] = [];
   let finding: Finding | undefined;
   let name = authorizationName;
-  const ask = async (spelling: string) => {
+  let passing5xx: ExchangeView | undefined;
+  const once = async (spelling: string) => {
     const answer = await fetchWaiting(context, url, await guard.via(url), spelling, options, wait);
     answer.exchange.request = { method: 'GET', path, url: shown, auth: 'Bearer <API_KEY>' };
     if (spelling !== authorizationName) answer.exchange.request.authName = spelling;
     answer.exchange.text = scrub(answer.exchange.text);
     answers.push(answer);
     return answer;
+  };
+  // A 5xx (not a 503: a refusal for load, waited for above) is sent again once, as every request
+  // of the run is (http/client.ts): one that does not come back is NO-5XX's, and the run goes on.
+  const ask = async (spelling: string) => {
+    const answer = await once(spelling);
+    if (!isServerError(answer.exchange.status)) return answer;
+    const again = await once(spelling);
+    if (!isServerError(again.exchange.status)) passing5xx ??= answer.exchange;
+    return again;
   };
   try {
     let answer = await ask(authorizationName);
@@ -183,6 +197,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
       ),
       authorizationName: name,
       requests: wait.requests,
+      ...(passing5xx ? { passing5xx } : {}),
     };
   }
   const [headline, advice, requirement, expected] = finding;

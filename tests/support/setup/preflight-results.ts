@@ -6,7 +6,9 @@
  *   a failure that breaks the document is charged to its requirement, with the preflight's
  *   request and answer, by the test of that requirement (vocabulary/fixtures.ts);
  * - the spelling of the Authorization header's name a target accepts the key under, when it is
- *   not the document's (preflight-check.ts).
+ *   not the document's (preflight-check.ts);
+ * - what the preflight met that breaks a requirement without stopping the run (a 5xx that the
+ *   same request, sent again, was not answered with): charged by the test of that requirement.
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ExchangeView } from '../reporting/failure-text.ts';
@@ -24,7 +26,18 @@ export interface PreflightFailure {
   requests?: number;
 }
 
+/** A requirement the preflight's answers broke, the target checked all the same. */
+export interface PreflightNote {
+  requirement: RequirementId;
+  /** What is wrong, in one sentence. */
+  problem: string;
+  /** The answer that breaks it, as reports show it (never the key). */
+  exchange: ExchangeView;
+  expected: string;
+}
+
 const failedVariable = 'CONFORMANCE_PREFLIGHT_FAILED';
+const notesVariable = 'CONFORMANCE_PREFLIGHT_NOTES';
 const namesVariable = 'CONFORMANCE_PREFLIGHT_AUTH_NAMES';
 
 function read<T>(variable: string): Record<string, T> {
@@ -56,4 +69,13 @@ export function recordAuthorizationNames(names: Record<string, string>): void {
 /** The spelling of the Authorization header's name to send to a target, if not the document's. */
 export function authorizationNameOf(targetName: string): string | undefined {
   return read<string>(namesVariable)[targetName];
+}
+
+/** Records, by target name, what the preflight met that breaks a requirement but stops nothing. */
+export function recordPreflightNotes(notes: Record<string, PreflightNote>): void {
+  process.env[notesVariable] = JSON.stringify(notes);
+}
+
+export function preflightNoteOf(targetName: string): PreflightNote | undefined {
+  return read<PreflightNote>(notesVariable)[targetName];
 }

@@ -23,6 +23,8 @@ import {
   type PreflightFailure,
   recordAuthorizationNames,
   recordPreflightFailures,
+  recordPreflightNotes,
+  type PreflightNote,
 } from './preflight-results.ts';
 import { startReference } from '../../../reference/src/server.ts';
 import { settings, usesReference } from './settings.ts';
@@ -111,11 +113,24 @@ async function checkTargets(): Promise<void> {
   );
   const failures: Record<string, PreflightFailure> = {};
   const names: Record<string, string> = {};
+  const notes: Record<string, PreflightNote> = {};
   targets.forEach((target, index) => {
     const result = results[index]!;
     const who = target.name ? `${target.name}: ` : '';
     if (result.ok) {
       console.log(`${who}${result.summary}`);
+      if (result.passing5xx) {
+        const problem = `status ${result.passing5xx.status}; the same request sent again at once was answered 200: a 5xx that does not come back (the target fails now and then)`;
+        console.log(
+          `${who}The preflight's first answer was a ${result.passing5xx.status}: NO-5XX is charged.`,
+        );
+        notes[target.name] = {
+          requirement: 'NO-5XX',
+          problem,
+          exchange: result.passing5xx,
+          expected: 'no 5xx, to any request',
+        };
+      }
       if (result.authorizationName !== authorizationName) {
         names[target.name] = result.authorizationName;
       }
@@ -131,6 +146,7 @@ async function checkTargets(): Promise<void> {
   });
   recordPreflightFailures(failures);
   recordAuthorizationNames(names);
+  recordPreflightNotes(notes);
   const failed = Object.entries(failures);
   // No target left to check, and none judged: nothing to report but why.
   if (failed.length === targets.length && failed.every(([, failure]) => !failure.requirement)) {

@@ -24,7 +24,11 @@ import { startResponseGuard } from '../http/response-guard.ts';
 import { RunState } from '../http/run-state.ts';
 import { checkFailure, exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
-import { authorizationNameOf, preflightFailureOf } from '../setup/preflight-results.ts';
+import {
+  authorizationNameOf,
+  preflightFailureOf,
+  preflightNoteOf,
+} from '../setup/preflight-results.ts';
 import { petNamePrefix, settings } from '../setup/settings.ts';
 import type { Target } from '../setup/targets.ts';
 import { Advisor } from './advisory.ts';
@@ -214,6 +218,21 @@ export const test = base.extend<
           );
         }
         base.skip(true, `${notes.preflightBlockedPrefix}${headline}`);
+      }
+      // What the preflight met that breaks a requirement without stopping the run: a finding of
+      // the test of that requirement, once per run.
+      const note = preflightNoteOf(target.name);
+      if (note && idsAmong(testInfo.tags)[0] === note.requirement) {
+        testInfo.annotations.push({ type: 'requests', description: '1' });
+        testInfo.annotations.push({
+          type: notes.finding,
+          description: checkFailure({
+            requirements: [note.requirement],
+            exchange: note.exchange,
+            expected: note.expected,
+            problems: [`${note.problem} (met by the preflight, before any test)`],
+          }),
+        });
       }
       await use();
     },

@@ -170,6 +170,26 @@ export const errorFaults: Variant[] = [
     },
   },
   {
+    name: 'cold-start-500',
+    kind: 'fault',
+    breaks: 'NO-5XX',
+    description:
+      "The first request after a start is answered 500 (the database's connection pool is not up yet), every later one as it should be: the preflight's own request meets it.",
+    apply(s) {
+      let started = false;
+      everyReply(s, (reply) => {
+        if (started) return reply;
+        started = true;
+        return s.errorReply(500, 'internal_error', 'connection pool not ready');
+      });
+    },
+    probe: async (t) => {
+      assertError(await t.get('/pets'), 500);
+      assert.equal(await statusOf(t.get('/pets')), 200);
+      assert.equal(await statusOf(t.get('/pets')), 200);
+    },
+  },
+  {
     name: 'lone-low-surrogate-500',
     kind: 'fault',
     breaks: 'NO-5XX',
