@@ -485,8 +485,8 @@ async function runSuite(
       CONFORMANCE_REQUEST_TIMEOUT_MS: '30000',
       CONFORMANCE_TEST_TIMEOUT_MS: '120000',
       CONFORMANCE_MAX_PETS: '1000',
-      // The run's four workers check every target, a target's tests side by side, as in a
-      // user's run of it alone, instead of a project (and workers) per target: four workers
+      // The run's four workers check every target, a target's tests of a section side by side,
+      // instead of a project (and workers) per target: four workers
       // started instead of four hundred (CONFORMANCE_SHARE_WORKERS). One target is run as a
       // user runs it: its own project, four workers.
       CONFORMANCE_SHARE_WORKERS: '1',
