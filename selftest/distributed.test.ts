@@ -40,6 +40,30 @@ const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Summary
 const verdicts = (summary: Summary) =>
   [...summary.requirements, ...summary.advisories].map((item) => `${item.id} ${item.verdict}`);
 
+/**
+ * `npm run merge` of the blob reports the shards left in `dir`/<shard>/blob, without target or
+ * key, into `merged`.
+ */
+async function mergeShards(
+  dir: string,
+  shards: string[],
+  merged: string,
+  env: Record<string, string> = {},
+) {
+  const blobs = join(dir, `${shards[0]}-blobs`);
+  mkdirSync(blobs);
+  for (const shard of shards) {
+    const blob = join(dir, shard, 'blob');
+    for (const file of readdirSync(blob)) cpSync(join(blob, file), join(blobs, file));
+  }
+  return spawnNode(['--import', 'tsx', 'scripts/merge.ts', blobs], {
+    ...quiet,
+    API_KEY: '',
+    CONFORMANCE_REPORT_DIR: merged,
+    ...env,
+  });
+}
+
 describe('many targets, many machines, one verdict', { concurrency: true }, () => {
   let dir: string;
   let reference: ReferenceHandle;
@@ -69,19 +93,9 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
       ),
     ]);
     assert.equal(single!.exitCode, 0, single!.output);
-    const blobs = join(dir, 'blobs');
-    mkdirSync(blobs);
-    for (const [index, shard] of shards.entries()) {
-      assert.equal(shard.exitCode, 0, shard.output);
-      const blob = join(dir, `shard-${index + 1}`, 'blob');
-      for (const file of readdirSync(blob)) cpSync(join(blob, file), join(blobs, file));
-    }
+    for (const shard of shards) assert.equal(shard.exitCode, 0, shard.output);
     const merged = join(dir, 'merged');
-    const merge = await spawnNode(['--import', 'tsx', 'scripts/merge.ts', blobs], {
-      ...quiet,
-      API_KEY: '',
-      CONFORMANCE_REPORT_DIR: merged,
-    });
+    const merge = await mergeShards(dir, ['shard-1', 'shard-2'], merged);
     assert.equal(merge.exitCode, 0, merge.output);
     for (const file of [
       'conformance.json',
@@ -243,18 +257,10 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
         ),
       ]);
       assert.notEqual(projects!.exitCode, 0, 'a failing target fails the run');
-      const blobs = join(dir, 'shared-blobs');
-      mkdirSync(blobs);
-      for (const [index] of shards.entries()) {
-        const blob = join(dir, `shared-${index + 1}`, 'blob');
-        for (const file of readdirSync(blob)) cpSync(join(blob, file), join(blobs, file));
-      }
+      assert.equal(shards.length, 2);
       const merged = join(dir, 'shared-merged');
-      const merge = await spawnNode(['--import', 'tsx', 'scripts/merge.ts', blobs], {
-        ...quiet,
-        API_KEY: '',
+      const merge = await mergeShards(dir, ['shared-1', 'shared-2'], merged, {
         CONFORMANCE_REPORTS: 'none',
-        CONFORMANCE_REPORT_DIR: merged,
       });
       assert.ok(
         existsSync(join(merged, 'targets', 'staging-us', 'conformance.json')),
