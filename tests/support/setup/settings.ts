@@ -291,8 +291,8 @@ const targets = targetsOfRun();
  * CONFORMANCE_SHARE_WORKERS, with several targets: the run's workers check every target, a group
  * of tests per target, instead of a project per target with workers of its own. A worker costs a
  * second or more of CPU to start, and Playwright never lends one to another project: a hundred
- * targets with four workers each start four hundred. Shared, the run starts its few, and each
- * target is checked by as many workers at once as a run of it alone would have.
+ * targets with four workers each start four hundred. Shared, the run starts its few, and a
+ * target's tests of one section run side by side, up to the run's workers (vocabulary/checks.ts).
  */
 function shareWorkersSetting(): boolean {
   const shared = boolSetting('CONFORMANCE_SHARE_WORKERS');
