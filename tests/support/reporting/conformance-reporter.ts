@@ -16,6 +16,7 @@ import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
   FullConfig,
+  FullProject,
   FullResult,
   Reporter,
   Suite,
@@ -75,14 +76,18 @@ const idNotes = (annotations: Annotation[], type: string) =>
     .filter((note): note is { id: string; reason: string } => note !== undefined)
     .map(({ id, reason }) => ({ requirement: id, reason }));
 
+/** The target a project checks (its own and its `(last)` project check one: playwright.config.ts). */
+const targetOfProject = (project: FullProject | undefined) =>
+  (project?.use as { target?: { name?: string } } | undefined)?.target?.name ?? project?.name ?? '';
+
 /**
- * The test's target and title: its project's name and the titles below its file; or, when the
+ * The test's target and title: its project's target and the titles below its file; or, when the
  * targets share the workers, the name of its outermost group (vocabulary/checks.ts) and those below.
  */
 function placeOf(test: TestCase, sharedTargets: boolean): { target: string; title: string } {
   const path = test.titlePath();
   if (sharedTargets) return { target: path[3] ?? '', title: path.slice(4).join(' › ') };
-  return { target: test.parent.project()?.name ?? '', title: path.slice(3).join(' › ') };
+  return { target: targetOfProject(test.parent.project()), title: path.slice(3).join(' › ') };
 }
 
 export function recordOf(test: TestCase, result: TestResult, sharedTargets = false): TestRecord {
@@ -169,7 +174,7 @@ export default class ConformanceReporter implements Reporter {
       shared ??
       config.projects.map((project) => ({
         ...(project.use as { target?: Partial<TargetFacts> }).target,
-        name: project.name,
+        name: targetOfProject(project),
       }));
     for (const target of targets) {
       if (target.baseUrl) this.targets.set(target.name, target.baseUrl);

@@ -262,6 +262,13 @@ function knownFailuresSetting(): string[] {
 const knownFailures = knownFailuresSetting();
 const strict = boolSetting('CONFORMANCE_STRICT');
 const readOnly = boolSetting('CONFORMANCE_READONLY');
+/**
+ * CONFORMANCE_SHARED_STORE: other clients read the target's store. The hostile inputs a store may
+ * keep and then fail on for every reader (a name holding NUL, control characters or half a
+ * character) are then left out, and the requirements they check are reported as not run, with
+ * why; without it they are sent after every other check (playwright.config.ts).
+ */
+const sharedStore = boolSetting('CONFORMANCE_SHARED_STORE');
 
 /** The targets of the run: CONFORMANCE_TARGETS' file, or the one of BASE_URL (or the reference). */
 function targetsOfRun(): Target[] {
@@ -350,6 +357,8 @@ export const settings = {
   ),
   /** Only checks that create nothing run; the others are reported as skipped, with the reason. */
   readOnly,
+  /** Other clients read the store: the hostile inputs a store may keep are left out. */
+  sharedStore,
   /** Accept a TLS certificate the system does not trust (self-signed): test environments only. */
   insecureTls: boolSetting('CONFORMANCE_INSECURE_TLS'),
   /** How the guard reaches a target: a client certificate (mutual TLS), forward proxies. */
@@ -393,6 +402,7 @@ export const runFacts: ConfiguredFacts = {
   petNamePrefix,
   settings: {
     readOnly: settings.readOnly,
+    sharedStore: settings.sharedStore,
     maxPets: settings.maxPets,
     shards: settings.shard.total,
     requestTimeoutMs: settings.requestTimeoutMs,
