@@ -30,4 +30,5 @@ export {
 export { invalidCredentials, keyUnderEachName } from '../http/credentials.ts';
 export { getPetGoneReason, getPetMayBeGone } from './versioning.ts';
 export { ownName } from './pets.ts';
+export { hostileSweep, storedInputsChecking, storedLeftOut } from './hostile.ts';
 export { petNamePrefix, settings } from '../setup/settings.ts';

@@ -22,6 +22,7 @@ import {
   describeStatus,
   echoProblems,
   errorBodyProblems,
+  isSizeRefusal,
   listBodyProblems,
   mediaProblems,
   type NameKeeper,
@@ -355,6 +356,55 @@ function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementI
   return { problems, pet: body.pet };
 }
 
+/**
+ * What a swept hostile input's answer must be (vocabulary/hostile.ts): refused with that status
+ * and an Error; a list (or, `orRefused`, a 4xx Error); a Pet as sent (or, `orRefused`, a 400
+ * Error). `as` takes the check's own problems, `serverError` a 5xx (the input's own requirement,
+ * or NO-5XX), `also` what was found about the answer beside it (a refused create listed). A body
+ * larger than the suite's own refused with 413 is a size limit of bodies: nobody's. `finding`:
+ * the problems are recorded, but block nothing (a control request, whose deviation explains
+ * another answer's).
+ */
+export type Withstanding = {
+  as: RequirementId;
+  serverError?: RequirementId;
+  also?: Problem[];
+  expected: string;
+} & (
+  | { refused: ExpectedStatus; finding?: boolean }
+  | { listed: Omit<ListExpectation, 'as'>; orRefused?: boolean }
+  | { created: SentPet; orRefused?: boolean; refusal?: Refusal }
+);
+
+const isClientError = (response: ApiResponse) =>
+  response.failure === undefined && response.status >= 400 && response.status < 500;
+
+function withstandingProblems(response: ApiResponse, rule: Withstanding): Problem[] {
+  const also = rule.also ?? [];
+  if (isSizeRefusal(response)) return also;
+  if (rule.serverError && response.failure === undefined && response.status >= 500) {
+    const text = `status ${response.status}: a server error, to an input the document makes a client's error at most`;
+    return [{ requirement: rule.serverError, text }, ...also];
+  }
+  if ('refused' in rule) {
+    const problems = errorProblems(response, rule.refused, rule.as);
+    return rule.finding
+      ? problems.map(({ requirement, text }) => ({ requirement, text }))
+      : problems;
+  }
+  if ('listed' in rule) {
+    if (rule.orRefused && isClientError(response) && response.status !== 401) {
+      return [...errorProblems(response, 'client-error', rule.as), ...also];
+    }
+    return [...listProblems(response, rule.listed, rule.as), ...also];
+  }
+  if (rule.orRefused && response.status === 400)
+    return [...errorProblems(response, 400, rule.as), ...also];
+  const { problems, pet } = createdProblems(response, rule.created, 'CREATE-201-PET', rule.refusal);
+  if (pet && response.status === 201) remember(rule.created, pet);
+  return [...problems, ...also];
+}
+
 const describePet = (pet: Partial<Pet>) =>
   `name ${JSON.stringify(pet.name)}, categoryId ${pet.categoryId}, ${pet.status === undefined ? 'status omitted' : `status ${pet.status}`}`;
 
@@ -493,6 +543,27 @@ const matchers = {
         problems: readBackProblems(received, known),
       },
     ]);
+  },
+
+  /**
+   * Each answer to a hostile input held to its rule (vocabulary/hostile.ts): refused, listed or
+   * created as the document allows, never a 5xx; all judged at once, so that one slot's failure
+   * does not hide another's.
+   */
+  toWithstand(received: Answers, rules: ReadonlyMap<ApiResponse, Withstanding>): MatcherResult {
+    return settle(
+      'toWithstand',
+      each(received).map((response) => {
+        const rule = rules.get(response);
+        return rule
+          ? {
+              exchange: response,
+              expected: rule.expected,
+              problems: withstandingProblems(response, rule),
+            }
+          : { exchange: response, expected: 'any answer', problems: [] };
+      }),
+    );
   },
 
   /**
