@@ -75,6 +75,8 @@ function collect(suite: JsonSuite, file: string, into: TestOutcome[]): void {
 
 export interface ProcessResult {
   exitCode: number;
+  /** Killed at its time limit (its exit code is then -1). */
+  timedOut?: boolean;
   /** stdout and stderr, interleaved. */
   output: string;
   durationMs: number;
@@ -115,12 +117,16 @@ export async function spawnNode(
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
   const exitCode = await new Promise<number>((resolve) =>
     child.on('close', (code) => resolve(code ?? -1)),
   );
   clearTimeout(timer);
-  return { exitCode, output, durationMs: Date.now() - started };
+  return { exitCode, output, durationMs: Date.now() - started, ...(timedOut ? { timedOut } : {}) };
 }
 
 /** Runs `playwright test` in a child process (under `wrapper`); killed after `timeoutMs`. */
