@@ -4,12 +4,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot, renderCoverage, renderIds, renderValidators } from './generated.ts';
+import {
+  projectRoot,
+  renderCoverage,
+  renderHostileInputs,
+  renderIds,
+  renderValidators,
+} from './generated.ts';
 
 for (const [file, render] of [
   ['requirements/ids.ts', renderIds],
   ['requirements/coverage.json', renderCoverage],
   ['tests/support/http/validators.generated.ts', renderValidators],
+  ['docs/hostile-inputs.md', renderHostileInputs],
 ] as const) {
   writeFileSync(join(projectRoot, file), await render());
   console.log(`wrote ${file}`);

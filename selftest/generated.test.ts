@@ -7,12 +7,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { projectRoot, renderCoverage, renderIds, renderValidators } from '../scripts/generated.ts';
+import {
+  projectRoot,
+  renderCoverage,
+  renderHostileInputs,
+  renderIds,
+  renderValidators,
+} from '../scripts/generated.ts';
 
 for (const [file, render] of [
   ['requirements/ids.ts', renderIds],
   ['requirements/coverage.json', renderCoverage],
   ['tests/support/http/validators.generated.ts', renderValidators],
+  ['docs/hostile-inputs.md', renderHostileInputs],
 ] as const) {
   test(`${file} is current (npm run generate rewrites it)`, async () => {
     const expected = await render();
