@@ -161,7 +161,11 @@ export class HostileSweep {
     const answers = await test.step(`send ${cases.length} hostile inputs, each with the key`, () =>
       together(
         cases.map((each) =>
-          this.send(each.request, 'key', `Bearer <API_KEY>, changed: ${each.description}`),
+          this.send(
+            each.request,
+            'key',
+            `<API_KEY>, its ${each.slot} changed: ${each.description}`,
+          ),
         ),
       ));
     const refusals = await together(
@@ -214,12 +218,14 @@ export class HostileSweep {
 
   /** A request of the sweep, with the key (or the hostile credentials it carries) or without any. */
   private send(request: HostileRequest, with_: 'key' | 'none', label = ''): Promise<ApiResponse> {
+    // The Authorization header under the name this run sends it (the preflight may have found a
+    // target that reads only another spelling): only the header-name slot changes the name.
+    const own = (given: { name: string; authorization: string }) =>
+      given.name === 'Authorization'
+        ? { authorization: given.authorization, label }
+        : { ...given, label };
     const credentials: Credentials =
-      with_ === 'none'
-        ? 'none'
-        : 'credentials' in request
-          ? { ...request.credentials, label }
-          : 'key';
+      with_ === 'none' ? 'none' : 'credentials' in request ? own(request.credentials) : 'key';
     const options = { credentials };
     switch (request.operation) {
       case 'listPets':
