@@ -43,24 +43,6 @@ const reporter: ReporterDescription[] = [
   [here(`./tests/support/reporting/conformance-reporter${ext}`)],
 ];
 
-/**
- * The hostile inputs a store may keep and then fail on for every reader (a name holding NUL or
- * half a character) are sent after every other check of the run: their file is a project of its
- * own, the `teardown` of the target's project, which Playwright starts once every test of that
- * project has ended, passed or failed (a `dependencies` project would be skipped after a failure).
- * CONFORMANCE_SHARED_STORE leaves them out (tests/hostile-inputs-stored.spec.ts says so).
- */
-const storedInputs = /hostile-inputs-stored\.spec\.[jt]s$/;
-const lastOf = (name: string) => (name ? `${name} (last)` : '(last)');
-
-/** A target's project and the project of what is sent after every other check of it. */
-function projectsOf(target: Target, name: string, workers: { workers?: number }) {
-  return [
-    { name, use: { target }, testIgnore: storedInputs, teardown: lastOf(name), ...workers },
-    { name: lastOf(name), use: { target }, testMatch: storedInputs, ...workers },
-  ];
-}
-
 export default defineConfig<object, { target: Target }>({
   testDir: 'tests',
   outputDir: 'test-results',
@@ -86,20 +68,17 @@ export default defineConfig<object, { target: Target }>({
     [factsKey]: runFacts,
     ...(settings.shareWorkers ? { [sharedTargetsKey]: settings.targets.map(targetFacts) } : {}),
   },
-  // One project per target: its name is the target's ('' for the one target of BASE_URL), and
-  // its `(last)` project after it (projectsOf). Of several targets, each is checked by one worker
-  // at a time (or its file's "workers"), and the targets run in parallel.
-  // CONFORMANCE_SHARE_WORKERS: one project and its last, a group of tests per target
+  // One project per target: its name is the target's ('' for the one target of BASE_URL). Of
+  // several targets, each is checked by one worker at a time (or its file's "workers"), and the
+  // targets run in parallel. CONFORMANCE_SHARE_WORKERS: one project, a group of tests per target
   // (vocabulary/checks.ts), every worker checking each.
   projects: settings.shareWorkers
-    ? projectsOf(settings.targets[0]!, '', {})
-    : settings.targets.flatMap((target) =>
-        projectsOf(
-          target,
-          target.name,
-          settings.targets.length > 1 ? { workers: target.workers ?? 1 } : {},
-        ),
-      ),
+    ? [{ name: '', use: { target: settings.targets[0]! } }]
+    : settings.targets.map((target) => ({
+        name: target.name,
+        use: { target },
+        ...(settings.targets.length > 1 ? { workers: target.workers ?? 1 } : {}),
+      })),
   use: {
     // Traces would record request headers, and so the API key. (CONFORMANCE_INSECURE_TLS reaches
     // the request context in the suite's `request` fixture, vocabulary/fixtures.ts.)

@@ -67,7 +67,7 @@ describeChecks(section('7'), () => {
         ),
         // Names holding half a character (a lone surrogate), NUL or control characters, which a
         // store may keep and fail on for every reader, go after every other check of the run:
-        // tests/hostile-inputs-stored.spec.ts (the hostile-input sweep).
+        // tests/stored-hostile-inputs.spec.ts (the hostile-input sweep).
         body(api.createPet({ raw: '['.repeat(2000) + ']'.repeat(2000) })),
         body(api.createPet({ raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) })),
         api.createPet(

@@ -6,7 +6,7 @@
  * (vocabulary/hostile.ts): no other key, no other pet, what the document leaves open left open, no
  * 5xx, refused input also refused without a key, a refused create without effect. The inputs a
  * store may keep and then fail on for every reader are sent after every other check, by
- * hostile-inputs-stored.spec.ts. docs/hostile-inputs.md lists every cell and the rule it proves.
+ * stored-hostile-inputs.spec.ts. docs/hostile-inputs.md lists every cell and the rule it proves.
  */
 import {
   describeChecks,

@@ -16,7 +16,6 @@ import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
   FullConfig,
-  FullProject,
   FullResult,
   Reporter,
   Suite,
@@ -45,6 +44,7 @@ import {
 } from './summary.ts';
 import { type Overview, overviewOf } from './overview.ts';
 import { reportPaths, targetPaths } from './paths.ts';
+import { lastChecks, recordEnded, recordPlanned, removeProgress } from './progress.ts';
 import { redact, redactDeep } from './redaction.ts';
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -76,18 +76,14 @@ const idNotes = (annotations: Annotation[], type: string) =>
     .filter((note): note is { id: string; reason: string } => note !== undefined)
     .map(({ id, reason }) => ({ requirement: id, reason }));
 
-/** The target a project checks (its own and its `(last)` project check one: playwright.config.ts). */
-const targetOfProject = (project: FullProject | undefined) =>
-  (project?.use as { target?: { name?: string } } | undefined)?.target?.name ?? project?.name ?? '';
-
 /**
- * The test's target and title: its project's target and the titles below its file; or, when the
+ * The test's target and title: its project's name and the titles below its file; or, when the
  * targets share the workers, the name of its outermost group (vocabulary/checks.ts) and those below.
  */
 function placeOf(test: TestCase, sharedTargets: boolean): { target: string; title: string } {
   const path = test.titlePath();
   if (sharedTargets) return { target: path[3] ?? '', title: path.slice(4).join(' › ') };
-  return { target: targetOfProject(test.parent.project()), title: path.slice(3).join(' › ') };
+  return { target: test.parent.project()?.name ?? '', title: path.slice(3).join(' › ') };
 }
 
 export function recordOf(test: TestCase, result: TestResult, sharedTargets = false): TestRecord {
@@ -165,16 +161,27 @@ export default class ConformanceReporter implements Reporter {
   /** The targets share the workers: each is its tests' outermost group, not a project. */
   private sharedTargets = false;
 
-  onBegin(config: FullConfig, _suite: Suite): void {
+  onBegin(config: FullConfig, suite: Suite): void {
     this.startedAt = new Date();
     this.facts = config.metadata[factsKey] as ConfiguredFacts | undefined;
     const shared = config.metadata[sharedTargetsKey] as TargetFacts[] | undefined;
     this.sharedTargets = shared !== undefined;
+    // How many checks of each target come before the last ones, which wait for them (progress.ts).
+    const progressKey = this.facts?.progressKey;
+    if (progressKey) {
+      const counts = new Map<string, number>();
+      for (const test of suite.allTests()) {
+        if (lastChecks.test(test.location.file)) continue;
+        const { target } = placeOf(test, this.sharedTargets);
+        counts.set(target, (counts.get(target) ?? 0) + 1);
+      }
+      recordPlanned(progressKey, counts);
+    }
     const targets =
       shared ??
       config.projects.map((project) => ({
         ...(project.use as { target?: Partial<TargetFacts> }).target,
-        name: targetOfProject(project),
+        name: project.name,
       }));
     for (const target of targets) {
       if (target.baseUrl) this.targets.set(target.name, target.baseUrl);
@@ -184,6 +191,9 @@ export default class ConformanceReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const record = recordOf(test, result, this.sharedTargets);
+    if (this.facts?.progressKey && !lastChecks.test(test.location.file)) {
+      recordEnded(this.facts.progressKey, record.project, test.id);
+    }
     const earlier = this.attempts.get(test.id);
     this.attempts.set(test.id, record);
     if (!earlier) {
@@ -207,6 +217,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
+    if (this.facts?.progressKey) removeProgress(this.facts.progressKey);
     const facts = (name: string): Parameters<typeof summarize>[0] => ({
       target: '(unknown: the configuration gave no run facts)',
       runId: '',

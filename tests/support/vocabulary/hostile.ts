@@ -18,9 +18,11 @@
  * - no effect: a refused create (its name the run's marker and its case's label, its status sold)
  *   is not among the sold pets listed after it (CREATE-REFUSED-NO-EFFECT); a full list decides
  *   nothing, and says so (inconclusive).
- * The cases a store may keep (`stored`) are sent by tests/hostile-inputs-stored.spec.ts, after
- * every other check of the run, unless CONFORMANCE_SHARED_STORE leaves them out.
+ * The cases a store may keep (`stored`) are sent by tests/stored-hostile-inputs.spec.ts, after
+ * every other check of the target in the run (afterEveryOtherCheck), unless
+ * CONFORMANCE_SHARED_STORE leaves them out.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from '@playwright/test';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import {
@@ -31,6 +33,7 @@ import {
   slotById,
 } from '../../../requirements/hostile-inputs.ts';
 import type { ApiResponse, Credentials, PetStoreClient } from '../http/client.ts';
+import { checksLeft } from '../reporting/progress.ts';
 import { notes } from '../reporting/summary.ts';
 import { petNamePrefix, settings } from '../setup/settings.ts';
 import {
@@ -45,7 +48,7 @@ import { type Withstanding, expect } from './matchers.ts';
 import type { Pets } from './pets.ts';
 import { req } from './tags.ts';
 import { together } from './together.ts';
-import { inconclusive } from './verdicts.ts';
+import { block, inconclusive } from './verdicts.ts';
 
 /** The rules, when the cases a store may keep are left out (CONFORMANCE_SHARED_STORE). */
 export const storedLeftOut =
@@ -375,6 +378,30 @@ export class HostileSweep {
         ? `200 with the ${sweepStatus} pets, after creates of names a store may keep: a 5xx is NO-5XX's (a kept pet that crashes every read)`
         : `200 with the ${sweepStatus} pets: none of a create that was refused`,
     };
+  }
+}
+
+/**
+ * How long the check that comes after every other one waits for them: each other worker's last
+ * test group (at most the three checks of a store of more than 100 pets, in order), ended.
+ */
+export const lastCheckWaitMs = settings.testTimeoutMs * 3;
+
+/**
+ * Waits until every other check of the target in this run has ended, as the conformance reporter
+ * records them (reporting/progress.ts); blocks the check when they have not after lastCheckWaitMs.
+ */
+export async function afterEveryOtherCheck(target: string): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const left = checksLeft(settings.progressKey, target);
+    if (left === undefined || left === 0) return;
+    if (Date.now() - started > lastCheckWaitMs) {
+      block(
+        `${left} other check(s) of the target still running after ${lastCheckWaitMs / 1000} s: what must come after every other check was not sent`,
+      );
+    }
+    await sleep(100);
   }
 }
 

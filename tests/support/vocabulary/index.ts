@@ -26,9 +26,16 @@ export {
   type PetStatus,
   type PetStoreClient,
   petStatuses,
+  readOnlySkipReason,
 } from '../http/client.ts';
 export { invalidCredentials, keyUnderEachName } from '../http/credentials.ts';
 export { getPetGoneReason, getPetMayBeGone } from './versioning.ts';
 export { ownName } from './pets.ts';
-export { hostileSweep, storedInputsChecking, storedLeftOut } from './hostile.ts';
+export {
+  afterEveryOtherCheck,
+  hostileSweep,
+  lastCheckWaitMs,
+  storedInputsChecking,
+  storedLeftOut,
+} from './hostile.ts';
 export { petNamePrefix, settings } from '../setup/settings.ts';
