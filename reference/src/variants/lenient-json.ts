@@ -57,6 +57,13 @@ function nextSignificant(text: string, from: number): number {
   return at;
 }
 
+/** The index after the double-quoted string starting at `at` (its escapes followed). */
+function afterString(text: string, at: number): number {
+  let end = at + 1;
+  while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+  return end + 1;
+}
+
 /**
  * JSON5 read as JSON: comments dropped, trailing commas dropped, single-quoted strings and
  * unquoted keys quoted, NaN and ±Infinity read as null (what JSON.stringify then stores for
@@ -69,10 +76,9 @@ export function json5AsJson(text: string): string {
     const char = text[at]!;
     if (char === '"') {
       // A double-quoted string, copied as it is.
-      let end = at + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      out += text.slice(at, end + 1);
-      at = end + 1;
+      const end = afterString(text, at);
+      out += text.slice(at, end);
+      at = end;
     } else if (char === "'") {
       let value = '';
       let end = at + 1;
@@ -139,10 +145,9 @@ export function lenientNumbers(text: string): string {
   while (at < text.length) {
     const char = text[at]!;
     if (char === '"') {
-      let end = at + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      out += text.slice(at, end + 1);
-      at = end + 1;
+      const end = afterString(text, at);
+      out += text.slice(at, end);
+      at = end;
       continue;
     }
     const number = /[+\-0-9]/.test(char) ? LENIENT_NUMBER.exec(text.slice(at)) : null;

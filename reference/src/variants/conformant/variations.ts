@@ -5,7 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonNumber, isJsonObject } from '../../json.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, ok, refuse } from '../../service.ts';
 import { PET_STATUSES, type Pet, type PetStatus } from '../../store.ts';
-import { afterOperation, afterValidation, beforeValidation, everyReply } from '../helpers.ts';
+import {
+  afterOperation,
+  afterValidation,
+  beforeValidation,
+  bodyReadFirst,
+  everyReply,
+} from '../helpers.ts';
 import {
   INT64_MAX,
   INT64_MIN,
@@ -498,15 +504,21 @@ export const variations: Variant[] = [
       'A body that begins with a UTF-8 byte order mark is refused with 400 (RFC 8259 §8.1 lets a parser ignore it or refuse it).',
     apply(s) {
       const readJsonBody = s.readJsonBody;
-      s.readJsonBody = async (req) => {
-        const read = await req.readBody();
-        if (read.ok && read.bytes.subarray(0, 3).equals(UTF8_BOM)) {
-          return refuse(
-            s.errorReply(400, 'invalid_json', 'The request body begins with a byte order mark'),
-          );
-        }
-        return readJsonBody({ ...req, readBody: async () => read });
-      };
+      s.readJsonBody = (req) =>
+        bodyReadFirst(
+          req,
+          (bytes) =>
+            bytes.subarray(0, 3).equals(UTF8_BOM)
+              ? refuse(
+                  s.errorReply(
+                    400,
+                    'invalid_json',
+                    'The request body begins with a byte order mark',
+                  ),
+                )
+              : undefined,
+          readJsonBody,
+        );
     },
     probe: async (t) => {
       assertError(await t.post(Buffer.concat([UTF8_BOM, Buffer.from(valid)])), 400);

@@ -10,6 +10,7 @@ import {
   afterOperation,
   afterValidation,
   beforeValidation,
+  decodedBy,
   editBody,
   renderedAs,
   without,
@@ -753,14 +754,7 @@ export const createPetFaults: Variant[] = [
     description:
       "A body that begins with a UTF-16 byte order mark is decoded as UTF-16 (Perl's Encode::Guess, Jackson): such a NewPet is added, though JSON between systems is UTF-8 (RFC 8259 §8.1).",
     apply(s) {
-      const readJsonBody = s.readJsonBody;
-      s.readJsonBody = async (req) => {
-        const read = await req.readBody();
-        const text = read.ok ? utf16AfterMark(read.bytes) : undefined;
-        return text === undefined
-          ? readJsonBody({ ...req, readBody: async () => read })
-          : s.parseBody(text);
-      };
+      decodedBy(s, utf16AfterMark);
     },
     probe: async (t) => {
       const json = '\ufeff{"name":"Rex","categoryId":1}';
@@ -776,14 +770,7 @@ export const createPetFaults: Variant[] = [
     description:
       "UTF-8 is decoded as Perl's lax utf8 layer and WTF-8 decode it: a surrogate encoded in UTF-8 (ED A0 80) is taken as half a character, kept in the pet's name; every other malformed sequence is still refused.",
     apply(s) {
-      const readJsonBody = s.readJsonBody;
-      s.readJsonBody = async (req) => {
-        const read = await req.readBody();
-        const text = read.ok ? utf8WithSurrogates(read.bytes) : undefined;
-        return text === undefined
-          ? readJsonBody({ ...req, readBody: async () => read })
-          : s.parseBody(text);
-      };
+      decodedBy(s, utf8WithSurrogates);
     },
     probe: async (t) => {
       const body = (bytes: number[]) =>

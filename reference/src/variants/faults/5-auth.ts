@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { JSON_TYPE, KEY, assertError, statusOf, valid } from '../probe.ts';
 import { decodeUtf8 } from '../../json.ts';
 import type { ServiceRequest } from '../../service.ts';
+import { bodyReadFirst } from '../helpers.ts';
 import type { Variant } from '../types.ts';
 
 /**
@@ -260,13 +261,15 @@ export const authFaults: Variant[] = [
       'createPet decodes the body as UTF-8 before it checks the credentials: a body that is not UTF-8 is answered 400 with a key or without one (every other check still comes after authentication).',
     apply(s) {
       const createPet = s.createPet;
-      s.createPet = async (req) => {
-        const read = await req.readBody();
-        if (read.ok && decodeUtf8(read.bytes) === undefined) {
-          return s.errorReply(400, 'invalid_json', 'The request body is not UTF-8');
-        }
-        return createPet({ ...req, readBody: async () => read });
-      };
+      s.createPet = (req) =>
+        bodyReadFirst(
+          req,
+          (bytes) =>
+            decodeUtf8(bytes) === undefined
+              ? s.errorReply(400, 'invalid_json', 'The request body is not UTF-8')
+              : undefined,
+          createPet,
+        );
     },
     probe: async (t) => {
       const latin1 = Buffer.from('{"name":"Caf\u00e9","categoryId":1}', 'latin1');
