@@ -31,6 +31,7 @@ export {
 export { invalidCredentials, keyUnderEachName } from '../http/credentials.ts';
 export { getPetGoneReason, getPetMayBeGone } from './versioning.ts';
 export { ownName } from './pets.ts';
+export type { SlotId as HostileSlot } from '../../../requirements/hostile-inputs.ts';
 export {
   afterEveryOtherCheck,
   hostileSweep,
