@@ -9,8 +9,10 @@
  *
  * Which members a cell sends each run: the class's first member that applies to the slot (its
  * exemplar, every run) and `rotate` more of the others, chosen by the run's seed (so a replay with
- * FC_SEED sends the same); a cell marked `combine` sends all of them in one value, and a slot
- * with `combine` sends its cells that append to the value in one request. A member marked
+ * FC_SEED sends the same); besides, each class sends one more member in one of its cells, the cell
+ * and the member turning with the seed, so that over runs every member meets every cell. A cell
+ * marked `combine` sends all of them in one value, and a slot with `combine` sends its cells that
+ * append to the value in one request. A member marked
  * `stored`, in a createPet slot, goes to the cases sent after every other check.
  *
  * May import: node built-ins and catalogue.ts.
@@ -629,6 +631,35 @@ interface Planned {
 const storedIn = (slot: SlotId, place: Placement) =>
   slot === 'name' || slot === 'pet-status' || (slot === 'body' && place === 'inside');
 
+/**
+ * The cell of a class that sends one more member this run: each run every class rotates one of
+ * its members into one of its cells that send the exemplar alone (chosen by the seed), so that
+ * over runs every member reaches every such cell, for one request a class.
+ */
+function rotatingCell(
+  item: HostileClass,
+  classIndex: number,
+  seed: number,
+): { cell: string; turn: number } | undefined {
+  const cells = slotIds.flatMap((slotId) => {
+    const cell = item.slots[slotId];
+    if (typeof cell === 'string' || cell.combine) return [];
+    if ((cell.rotate ?? slotById(slotId).rotate) > 0) return [];
+    return [cell.place]
+      .flat()
+      .filter((place) => cellMembers(item, cell, slotId, place).members.length > 1)
+      .map((place) => `${slotId} ${place}`);
+  });
+  if (cells.length === 0) return undefined;
+  const at = seed + classIndex;
+  // Which member turns with which cell apart: the cell by the seed's remainder, the member by its
+  // quotient, so that over runs each member meets each cell.
+  return {
+    cell: cells[((at % cells.length) + cells.length) % cells.length]!,
+    turn: Math.floor(at / cells.length),
+  };
+}
+
 function plannedGroups(slot: Slot, seed: number): Planned[][] {
   const groups: Planned[][] = [];
   const shared: Planned[] = [];
@@ -642,10 +673,18 @@ function plannedGroups(slot: Slot, seed: number): Planned[][] {
       // Only what ends up in a stored value (a name, a status) is a store's to keep.
       const keeps = storedIn(slot.id, place);
       const isStored = (member: Member) => member.stored !== undefined && keeps;
-      const rotate = cell.rotate ?? slot.rotate;
+      const turning = rotatingCell(item, classIndex, seed);
+      const rotates = turning?.cell === `${slot.id} ${place}`;
       const picked = cell.combine
         ? members
-        : chosen(members, rotate, seed, cellIndex + placements.indexOf(place));
+        : rotates
+          ? chosen(members, 1, turning!.turn, 0)
+          : chosen(
+              members,
+              cell.rotate ?? slot.rotate,
+              seed,
+              cellIndex + placements.indexOf(place),
+            );
       // Members a store may keep go last, apart; each of the others goes alone, or with all.
       const sets = cell.combine
         ? [picked.filter((member) => !isStored(member)), picked.filter(isStored)]
