@@ -826,30 +826,6 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
-    name: 'create-name-varchar-255',
-    kind: 'fault',
-    breaks: 'CREATE-ECHO',
-    description:
-      'Names are stored in a VARCHAR(255), without strict mode (MySQL): a longer name is cut to 255 characters without a word, and the 201 answer shows it cut.',
-    apply(s) {
-      afterValidation(s, (newPet) =>
-        [...newPet.name].length > 255
-          ? { ...newPet, name: [...newPet.name].slice(0, 255).join('') }
-          : newPet,
-      );
-    },
-    probe: async (t) => {
-      assert.equal(
-        field(await t.create({ name: 'n'.repeat(256), categoryId: 1 }), 'name'),
-        'n'.repeat(255),
-      );
-      assert.equal(
-        field(await t.create({ name: 'n'.repeat(255), categoryId: 1 }), 'name'),
-        'n'.repeat(255),
-      );
-    },
-  },
-  {
     name: 'create-refused-kept',
     kind: 'fault',
     breaks: 'CREATE-REFUSED-NO-EFFECT',
