@@ -8,7 +8,9 @@
  *   (every kind of problem is also checked by calling the preflight directly, which is quicker);
  * - hostile answers after the preflight fail their check clearly, without crash or hang;
  * - a target that stalls ends the run within the whole-run bound;
- * - read-only mode sends no create request; the write budget holds across workers.
+ * - read-only mode sends no create request; the write budget holds across workers;
+ * - the inputs a store may keep are sent after every other check, with four workers too, and
+ *   CONFORMANCE_SHARED_STORE=1 leaves them out, the report saying which requirements and why.
  *
  * The runs are independent: they all start at once and `inSlot` lets a few run at a time.
  */
@@ -271,6 +273,64 @@ describe('safety against real environments', { concurrency: true }, () => {
       );
     } finally {
       await proxy.close();
+      await reference.close();
+    }
+  });
+
+  test('the inputs a store may keep come after every other check; on a shared store they are left out, and said so', async () => {
+    const reference = await startReference({ apiKey, seedPets: 120 });
+    // A few checks that take a while (the store past 100 pets, the status filter's rounds) beside
+    // the last one, four workers at once: it must start sending only once they have all ended.
+    const some = ['--grep', 'store may keep|more than 100 pets|status=X returns|20 pets created'];
+    try {
+      const [whole, shared] = await Promise.all([
+        runSuite(some, {
+          BASE_URL: reference.baseUrl,
+          CONFORMANCE_WORKERS: '4',
+          CONFORMANCE_REPORTS: 'json',
+        }),
+        runSuite(['--grep', 'store may keep'], {
+          BASE_URL: reference.baseUrl,
+          CONFORMANCE_SHARED_STORE: '1',
+          CONFORMANCE_REPORTS: 'json',
+        }),
+      ]);
+      assert.equal(whole.exitCode, 0, shown(whole));
+      const last = whole.tests.find((outcome) => outcome.title.includes('store may keep'));
+      const others = whole.tests.filter((outcome) => outcome !== last);
+      assert.ok(last && last.outcome === 'passed' && others.length >= 5, shown(whole));
+      const ended = Math.max(
+        ...others.map((outcome) => Date.parse(outcome.startTime) + outcome.durationMs),
+      );
+      const waited = last.steps.find((step) => step.title.startsWith('wait until every other'));
+      assert.ok(waited, `the last check waits for the others${shown(whole)}`);
+      // It sent nothing before its wait ended, and its wait ended once every other check had.
+      assert.ok(
+        Date.parse(last.startTime) + waited.durationMs >= ended,
+        `sent ${ended - Date.parse(last.startTime) - waited.durationMs} ms before the last other check ended${shown(whole)}`,
+      );
+      // Left out: skipped as declared, and each requirement it checks not run, with why.
+      assert.equal(shared.exitCode, 0, shown(shared));
+      assert.deepEqual(
+        shared.tests.map((outcome) => outcome.outcome),
+        ['skipped'],
+        shown(shared),
+      );
+      // (The other requirements are not run too: --grep left their checks out.)
+      const notRun = shared.summary!.requirements.filter(
+        (item) =>
+          item.verdict === 'not run' &&
+          item.reasons.some((reason) => reason.startsWith('CONFORMANCE_SHARED_STORE=1: ')),
+      );
+      assert.deepEqual(notRun.map((item) => item.id).sort(), [
+        'AUTH-BEFORE-VALIDATION',
+        'CREATE-400-BODY',
+        'CREATE-400-STATUS',
+        'CREATE-ECHO',
+        'CREATE-REFUSED-NO-EFFECT',
+        'NO-5XX',
+      ]);
+    } finally {
       await reference.close();
     }
   });

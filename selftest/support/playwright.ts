@@ -24,6 +24,9 @@ export interface TestOutcome {
   /** The worker of the last result (each new worker process gets the next index) and its start. */
   workerIndex: number;
   startTime: string;
+  /** How long the last result took, and its top-level steps' titles and durations, in order. */
+  durationMs: number;
+  steps: { title: string; durationMs: number }[];
 }
 
 interface JsonSuite {
@@ -40,6 +43,8 @@ interface JsonSuite {
         annotations?: { type: string; description?: string }[];
         workerIndex?: number;
         startTime?: string;
+        duration?: number;
+        steps?: { title: string; duration: number }[];
       }[];
     }[];
   }[];
@@ -67,6 +72,11 @@ function collect(suite: JsonSuite, file: string, into: TestOutcome[]): void {
         annotations: last?.annotations ?? [],
         workerIndex: last?.workerIndex ?? -1,
         startTime: last?.startTime ?? '',
+        durationMs: last?.duration ?? 0,
+        steps: (last?.steps ?? []).map((step) => ({
+          title: step.title,
+          durationMs: step.duration,
+        })),
       });
     }
   }
