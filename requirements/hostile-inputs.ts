@@ -91,6 +91,8 @@ export interface Cell {
   rule?: RequirementId;
   /** Members sent beyond the exemplar each run, when not the slot's `rotate`. */
   rotate?: number;
+  /** A store that takes any of its cases keeps a value that can break other clients' reads: why. */
+  stored?: string;
 }
 
 export interface HostileClass {
@@ -672,7 +674,8 @@ function plannedGroups(slot: Slot, seed: number): Planned[][] {
       if (members.length === 0) continue;
       // Only what ends up in a stored value (a name, a status) is a store's to keep.
       const keeps = storedIn(slot.id, place);
-      const isStored = (member: Member) => member.stored !== undefined && keeps;
+      const isStored = (member: Member) =>
+        cell.stored !== undefined || (member.stored !== undefined && keeps);
       const turning = rotatingCell(item, classIndex, seed);
       const rotates = turning?.cell === `${slot.id} ${place}`;
       const picked = cell.combine
@@ -1044,7 +1047,9 @@ export function cellCase(
     members,
     combinable: false,
     extra: false,
-    stored: members.some((member) => member.stored !== undefined) && storedIn(slotId, place),
+    stored:
+      cell.stored !== undefined ||
+      (members.some((member) => member.stored !== undefined) && storedIn(slotId, place)),
   };
   return caseOf(slotById(slotId), [planned], bases, 'h00');
 }

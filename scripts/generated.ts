@@ -237,11 +237,14 @@ export async function renderHostileInputs(): Promise<string> {
         return `n/a ${notes.length}`;
       }
       const members = view.placements.flatMap((placement) => placement.members);
-      const last = members.some((member) => member.stored) && slot.operation === 'createPet';
+      const last =
+        view.cell?.stored !== undefined ||
+        (members.some((member) => member.stored) && slot.operation === 'createPet');
       const onlyLast =
-        last &&
-        members.every((member) => member.stored) &&
-        ['name', 'pet-status'].includes(slot.id);
+        view.cell?.stored !== undefined ||
+        (last &&
+          members.every((member) => member.stored) &&
+          ['name', 'pet-status'].includes(slot.id));
       const parts = [
         `\`${view.cell?.rule ?? slot.rule}\``,
         ...(slot.authFirst ? ['+ auth first'] : []),
@@ -318,8 +321,9 @@ export async function renderHostileInputs(): Promise<string> {
         ? 'all, one value'
         : `the exemplar${(cell.rotate ?? view.slot.rotate) > 0 ? ` and ${cell.rotate ?? view.slot.rotate} more` : ''}`;
       const only = cell.only ? ` Only ${cell.members!.join(', ')}: ${cell.only}.` : '';
+      const kept = cell.stored ? ` Sent last: ${cell.stored}.` : '';
       lines.push(
-        `${head} (${perRun}; ${cell.rule ? `\`${cell.rule}\`` : "the slot's rule"}).${only}`,
+        `${head} (${perRun}; ${cell.rule ? `\`${cell.rule}\`` : "the slot's rule"}).${only}${kept}`,
       );
       for (const placement of view.placements) {
         const sets = cell.combine

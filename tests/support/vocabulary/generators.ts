@@ -123,15 +123,16 @@ export const ordinaryNameBytes = 40;
 /**
  * Whether the document leaves it open to refuse this valid name with 400: it says nothing of
  * size limits, so a name longer than the suite's own (40 UTF-8 bytes, which is also at most 40
- * UTF-16 units and 40 code points) may be refused under any size rule, never altered; so may the
+  * UTF-16 units and 40 code points) may be refused under any size rule, never altered; so may the
  * empty name, under a minimum length; and a service may take control, format, unassigned or
- * private-use characters, or whitespace at either end, for invalid values.
+ * private-use characters, half a character (a lone surrogate, which no encoding of text holds),
+ * or whitespace at either end, for invalid values.
  */
 export function nameMayBeRefused(name: string): boolean {
   return (
     name === '' ||
     Buffer.byteLength(name) > ordinaryNameBytes ||
-    /[\p{Cc}\p{Cf}\p{Cn}\p{Co}]/u.test(name) ||
+    /[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}]/u.test(name) ||
     // Surrounding whitespace: a service may take it for an invalid value (never trim it).
     /^\s|\s$/u.test(name)
   );
