@@ -325,6 +325,7 @@ describe('safety against real environments', { concurrency: true }, () => {
       assert.deepEqual(notRun.map((item) => item.id).sort(), [
         'AUTH-BEFORE-VALIDATION',
         'CREATE-400-BODY',
+        'CREATE-400-CATEGORYID-RANGE',
         'CREATE-400-STATUS',
         'CREATE-ECHO',
         'CREATE-REFUSED-NO-EFFECT',

@@ -123,7 +123,7 @@ export const ordinaryNameBytes = 40;
 /**
  * Whether the document leaves it open to refuse this valid name with 400: it says nothing of
  * size limits, so a name longer than the suite's own (40 UTF-8 bytes, which is also at most 40
-  * UTF-16 units and 40 code points) may be refused under any size rule, never altered; so may the
+ * UTF-16 units and 40 code points) may be refused under any size rule, never altered; so may the
  * empty name, under a minimum length; and a service may take control, format, unassigned or
  * private-use characters, half a character (a lone surrogate, which no encoding of text holds),
  * or whitespace at either end, for invalid values.
