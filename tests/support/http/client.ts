@@ -14,6 +14,7 @@
  *   placeholder <API_KEY>, and errors Playwright raises are redacted before they are shown.
  */
 import { type APIRequestContext, type APIResponse, test } from '@playwright/test';
+import { isUtf8 } from 'node:buffer';
 import { redact } from '../reporting/redaction.ts';
 import { int64Of, stringifyExact } from './lossless-json.ts';
 import type { ContextUse } from './request-context.ts';
@@ -146,13 +147,15 @@ export class PetStoreClient {
    * reported by id, since a staging owner cannot find them by name.
    */
   readonly unmarkedPets: bigint[] = [];
-  /** Requests answered with a 5xx, then otherwise when sent again at once (exchange). */
+  /** GETs answered with a 5xx, then otherwise when sent again at once (exchange). */
   readonly passing5xx: { first: ApiResponse; again: ApiResponse }[] = [];
   /**
    * What this client's requests left in the request context, every answer counted (also those
    * that asked to wait): whether the context may serve the next test (request-context.ts).
    */
   readonly contextUse: ContextUse = { cookies: false, bytes: 0 };
+  /** The bytes of each request's body, by its description: what `again` sends. */
+  private readonly sentBodies = new WeakMap<SentRequest, Buffer>();
 
   constructor(
     private readonly request: APIRequestContext,
@@ -215,6 +218,26 @@ export class PetStoreClient {
     return `${this.options.baseUrl.replace(/\/+$/, '')}${path}`;
   }
 
+  /**
+   * The request that got `answer`, sent once more exactly (its bytes and headers), with the key or
+   * without: a control request of the diagnosis (vocabulary/diagnosis.ts), never a retry of a
+   * check (the check judges the answer it got).
+   */
+  again(answer: ApiResponse, credentials: 'key' | 'none'): Promise<ApiResponse> {
+    const data = this.sentBodies.get(answer.request);
+    const type = answer.request.contentType;
+    const headers = type ? { 'content-type': type } : undefined;
+    const body = data === undefined ? undefined : { raw: data };
+    const { method, path } = answer.request;
+    return this.send(
+      method,
+      path,
+      { credentials, ...(headers ? { headers } : {}) },
+      body,
+      answer.operation,
+    );
+  }
+
   /** Any request below the base address; `operation` names the operation it is, if one. */
   send(
     method: string,
@@ -227,11 +250,14 @@ export class PetStoreClient {
   }
 
   /**
-   * Sends a request, and once more at once when it is answered with a 5xx (not a 503, a refusal
-   * for load sent again already: throttle.ts): a 5xx that does not come back (a dropped database
-   * connection) is the target failing now and then, NO-5XX's, and the check judges the answer to
-   * the same request sent again (`passing5xx` keeps both; the suite's fixture charges NO-5XX). A
-   * 5xx that comes back is judged as any answer. A conformant target never pays for it.
+   * Sends a request, and a GET once more at once when it is answered with a 5xx (not a 503, a
+   * refusal for load sent again already: throttle.ts): a 5xx that does not come back (a dropped
+   * database connection) is the target failing now and then, NO-5XX's, and the check judges the
+   * answer to the same request sent again (`passing5xx` keeps both; the suite's fixture charges
+   * NO-5XX). A 5xx that comes back is judged as any answer. A GET changes nothing; a create
+   * answered with a 5xx may have been applied, so it is never sent again here: the check judges
+   * the 5xx, and the diagnosis asks whether it comes back with a control of its own (a new pet,
+   * counted against the write budget). A conformant target never pays for it.
    */
   private async exchange(
     method: string,
@@ -241,9 +267,7 @@ export class PetStoreClient {
     operation: Operation | undefined,
   ): Promise<ApiResponse> {
     const first = await this.exchangeOnce(method, path, options, body, operation);
-    if (!isServerError(first)) return first;
-    // Sent again, a create is another write: counted against the budget as the first was.
-    if (operation === 'createPet') this.options.state.reserveCreate();
+    if (!isServerError(first) || method !== 'GET') return first;
     const again = await this.exchangeOnce(method, path, options, body, operation);
     if (!isServerError(again)) this.passing5xx.push({ first, again });
     return again;
@@ -267,7 +291,12 @@ export class PetStoreClient {
     }
     const sent: SentRequest = { method, path, url: this.url(path), auth: label };
     if (name !== authorizationName) sent.authName = name;
-    if (data !== undefined) sent.body = data.toString();
+    if (data !== undefined) this.sentBodies.set(sent, data);
+    if (data !== undefined) {
+      sent.body = data.toString();
+      sent.contentType = headers['content-type'];
+      if (!isUtf8(data)) sent.notUtf8 = true;
+    }
 
     for (let attempt = 1; ; attempt++) {
       const state = this.options.state;

@@ -64,6 +64,28 @@ export function parseLossless(text: string): JsonValue {
   }) as JsonValue;
 }
 
+/**
+ * Parses JSON text as parseLossless does, and names the first key given twice with two different
+ * values (a body whose meaning depends on which one a parser keeps); undefined when it is not JSON.
+ */
+export function parseNamingRepeats(
+  text: string,
+): { value: JsonValue; repeated?: string } | undefined {
+  let repeated: string | undefined;
+  try {
+    if (nestsDeeperThan(text, MAX_NESTING)) return undefined;
+    const value = parse(text, null, {
+      onDuplicateKey: ({ key, oldValue, newValue }) => {
+        if (stringify(oldValue) !== stringify(newValue)) repeated ??= key;
+        return newValue;
+      },
+    }) as JsonValue;
+    return repeated === undefined ? { value } : { value, repeated };
+  } catch {
+    return undefined;
+  }
+}
+
 export function isJsonNumber(value: unknown): value is LosslessNumber {
   return isLosslessNumber(value);
 }

@@ -32,6 +32,7 @@ import {
 import { petNamePrefix, settings } from '../setup/settings.ts';
 import type { Target } from '../setup/targets.ts';
 import { Advisor } from './advisory.ts';
+import { passing5xxCharge, useControls } from './diagnosis.ts';
 import { knownFailureOf } from './known-failures.ts';
 import { followRunCreates } from './known-pets.ts';
 import { expect } from './matchers.ts';
@@ -136,6 +137,7 @@ export const test = base.extend<
     advise: Advisor;
     knownFailure: void;
     preflightGate: void;
+    controls: void;
   },
   { targetStates: Map<string, TargetState>; requestContext: WorkerRequestContext }
 >({
@@ -309,16 +311,15 @@ export const test = base.extend<
       // A 5xx that did not come back when the same request was sent again at once: the check
       // judged the second answer; the first is NO-5XX's, charged here whatever the test checks.
       for (const { first, again } of api.passing5xx) {
+        const { requirement, text } = passing5xxCharge(first, again);
         testInfo.annotations.push({
           type: notes.finding,
           description: api.redact(
             checkFailure({
-              requirements: ['NO-5XX'],
+              requirements: [requirement],
               exchange: first,
               expected: 'no 5xx, to any request',
-              problems: [
-                `status ${first.status}; the same request sent again at once was answered ${again.status}: a 5xx that does not come back (the target fails now and then)`,
-              ],
+              problems: [text],
             }),
           ),
         });
@@ -345,6 +346,25 @@ export const test = base.extend<
         ),
       ),
     { box: 'self' },
+  ],
+
+  /**
+   * The diagnosis' control requests go through the test's own client (diagnosis.ts): counted,
+   * shown among its exchanges, creates against the write budget. Set for every test, so that any
+   * matcher may diagnose; nothing is sent unless a check fails.
+   */
+  controls: [
+    async ({ api, pets }, use) => {
+      const restore = useControls({
+        api,
+        categoryId: () => pets.categoryId(),
+        existing: () => pets.existing(),
+        ...(pets.categoryIds ? { categoryIds: pets.categoryIds } : {}),
+      });
+      await use();
+      restore();
+    },
+    { auto: true, box: 'self' },
   ],
 });
 

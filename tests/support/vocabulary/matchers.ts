@@ -1,24 +1,28 @@
 /**
- * Custom matchers: each check of the interface document in one place. attribution.ts charges each
- * problem an answer shows to its requirement; verdicts.ts fails the test for its own requirements
- * and records the others as findings. Messages name the requirement, the request, what was
- * expected and what came back (layout: reporting/failure-text.ts).
+ * Custom matchers: each check of the interface document in one place. attribution.ts finds the
+ * problems an answer shows by itself; a deviation whose cause a control request must tell (a
+ * status, a count, a list that leaves pets out) goes to the diagnosis (diagnosis.ts), and only
+ * when the check has failed; verdicts.ts fails the test for its own requirements and records the
+ * others as findings. Messages name the requirement, the request, what was expected and what came
+ * back (layout: reporting/failure-text.ts).
  *
- * Matchers that take answers take one or an array: an array is judged whole, so that one answer
- * without a usable reply does not hide another one's failure.
+ * Every matcher is asynchronous (`await expect(answer).toListPets(…)`): a diagnosis may send
+ * control requests. Matchers that take answers take one or an array: an array is judged whole,
+ * answer after answer, so that one answer without a usable reply does not hide another one's
+ * failure, and the control requests go out in the same order every run (a replay shows them).
  */
 import { expect as baseExpect } from '@playwright/test';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
-import type { ApiResponse, Pet } from '../http/client.ts';
-import { int64Of } from '../http/lossless-json.ts';
+import { type ApiResponse, type Pet, petStatuses } from '../http/client.ts';
+import { type JsonValue, int64Of } from '../http/lossless-json.ts';
 import {
   type ExpectedStatus,
   type KnownPet,
   type Problem,
-  type RefusalCause as Refusal,
   type SentPet,
   asPet,
   beyondDoubleRange,
+  petIn,
   describeStatus,
   echoProblems,
   errorBodyProblems,
@@ -26,11 +30,26 @@ import {
   mediaProblems,
   type NameKeeper,
   petBodyProblems,
-  statusProblems,
+  statusMatches,
   storedProblems,
 } from './attribution.ts';
-import { isContested, isRunCreated, knownPets, remember } from './known-pets.ts';
-import type { Miscount, Shortfall } from './pets.ts';
+import {
+  type WantedPet,
+  diagnoseCount,
+  diagnoseShort,
+  diagnoseStatus,
+  diagnoseStore,
+} from './diagnosis.ts';
+import { listQueryOf, readLimit } from './inputs.ts';
+import {
+  isAcceptedInvalid,
+  isContested,
+  isRunCreated,
+  knownPets,
+  remember,
+  rememberAccepted,
+} from './known-pets.ts';
+import type { StoreFloor } from './pets.ts';
 import { type MatcherResult, primaryRequirement, settle } from './verdicts.ts';
 
 export type { ExpectedStatus } from './attribution.ts';
@@ -39,21 +58,18 @@ type Answers = ApiResponse | readonly ApiResponse[];
 const each = (answers: Answers): readonly ApiResponse[] =>
   Array.isArray(answers) ? answers : [answers as ApiResponse];
 
-/** Judges each answer alike: one expectation, and the problems `problemsOf` finds in it. */
-function judgeEach(
+/** Judges each answer alike, one after another: one expectation, the problems `problemsOf` finds. */
+async function judgeEach(
   name: string,
   received: Answers,
   expected: string,
-  problemsOf: (response: ApiResponse) => Problem[],
-): MatcherResult {
-  return settle(
-    name,
-    each(received).map((response) => ({
-      exchange: response,
-      expected,
-      problems: problemsOf(response),
-    })),
-  );
+  problemsOf: (response: ApiResponse) => Problem[] | Promise<Problem[]>,
+): Promise<MatcherResult> {
+  const judged = [];
+  for (const response of each(received)) {
+    judged.push({ exchange: response, expected, problems: await problemsOf(response) });
+  }
+  return settle(name, judged);
 }
 
 /** Options every matcher takes: the requirement its own check (status, count…) is charged to. */
@@ -63,26 +79,64 @@ export interface CheckOptions {
 
 const blocked = (problems: Problem[]) => problems.some((problem) => problem.blocks);
 
-/**
- * The status, then the Error body of an error answer. The body's problems never block: the check's
- * own concern, the status, is decided without it.
- */
-function errorProblems(response: ApiResponse, status: ExpectedStatus, own: RequirementId) {
-  const problems = statusProblems(response, status, own);
-  if (blocked(problems)) return problems;
-  return [...mediaProblems(response), ...errorBodyProblems(response)].map(
-    ({ requirement, text }) => ({ requirement, text }),
-  );
+/** What the status of an answer leaves to judge. */
+interface StatusOutcome {
+  /** The charge of a status not the one expected (it blocks: the body is not judged further). */
+  problems: Problem[];
+  /**
+   * The status is not the one expected, and the document allows it all the same: `judged`, a
+   * refusal whose Error body is judged; `unjudged`, an answer whose body says nothing (a gateway's
+   * 413 to a body over a size limit).
+   */
+  allowed?: 'judged' | 'unjudged';
 }
 
 /**
- * Each id listed once, and a listed pet this run created against what it was created with. An id
- * listed more than once is judged over the whole list: under one id, different pets are ids not
- * unique (PET-ID-UNIQUE; beyond 2^53 not exact, PET-ID-INT64), and then a pet among them shown
- * twice is part of that mix-up, not a duplicate listing; pets alike only are one pet listed twice
- * (LIST-NO-DUPLICATES), unless two creates were answered with that id (known-pets.ts), or the id
- * lies beyond 2^53 and the list shows other such ids naming different pets: ids a double merged.
+ * The answer's status against the one expected. Another status goes to the diagnosis, which
+ * charges the rule a control request shows (or `own` when none does), or finds the answer is one
+ * the document allows after all (a refusal of a value a target may refuse).
  */
+async function statusOf(
+  response: ApiResponse,
+  expected: ExpectedStatus,
+  own: RequirementId,
+  about: { newPet?: SentPet; known?: WantedPet } = {},
+): Promise<StatusOutcome> {
+  if (response.failure === undefined && statusMatches(expected, response.status)) {
+    return { problems: [] };
+  }
+  const charged = await diagnoseStatus({
+    answer: response,
+    expected: describeStatus(expected),
+    own,
+    ...about,
+  });
+  return 'allowed' in charged
+    ? { problems: [], allowed: charged.judged ? 'judged' : 'unjudged' }
+    : { problems: [{ ...charged, blocks: true }] };
+}
+
+/** An error answer's media type and Error body: never blocking, the status decided without them. */
+const errorBody = (response: ApiResponse): Problem[] =>
+  [...mediaProblems(response), ...errorBodyProblems(response)].map(({ requirement, text }) => ({
+    requirement,
+    text,
+  }));
+
+/** The status, then the Error body of an error answer. */
+async function errorProblems(response: ApiResponse, status: ExpectedStatus, own: RequirementId) {
+  const outcome = await statusOf(response, status, own);
+  if (blocked(outcome.problems)) return outcome.problems;
+  // An invalid body the target added: its pet is that acceptance's, charged here once.
+  if (response.operation === 'createPet' && response.status === 201) {
+    const id = int64Of(
+      (response.body.ok ? (response.body.value as Record<string, JsonValue>) : null)?.id,
+    );
+    if (id !== undefined) rememberAccepted(id);
+  }
+  return errorBody(response);
+}
+
 /**
  * A read of a pet this worker created, held to it (storedProblems); not when two creates of the
  * run, in any worker, were answered with its id: which pet the id names is no longer known, and
@@ -93,6 +147,14 @@ function readProblems(known: KnownPet, read: Pet, where: string): Problem[] {
   return problems.length > 0 && isContested(known.id) ? [] : problems;
 }
 
+/**
+ * Each id listed once, and a listed pet this run created against what it was created with. An id
+ * listed more than once is judged over the whole list: under one id, different pets are ids not
+ * unique (PET-ID-UNIQUE; beyond 2^53 not exact, PET-ID-INT64), and then a pet among them shown
+ * twice is part of that mix-up, not a duplicate listing; pets alike only are one pet listed twice
+ * (LIST-NO-DUPLICATES), unless two creates were answered with that id (known-pets.ts), or the id
+ * lies beyond 2^53 and the list shows other such ids naming different pets: ids a double merged.
+ */
 function listedProblems(items: readonly unknown[]): Problem[] {
   const problems: Problem[] = [];
   const contents = new Map<bigint, string[]>();
@@ -132,11 +194,6 @@ function listedProblems(items: readonly unknown[]): Problem[] {
   return problems;
 }
 
-export interface CreateOptions extends CheckOptions {
-  /** A refusal's cause (`pets.refusalOf`): the refusal is charged to it rather than to `as`. */
-  refusal?: Refusal;
-}
-
 export interface ListExpectation extends CheckOptions {
   /** Exactly this many pets (the store holds more). */
   exactly?: number;
@@ -144,70 +201,23 @@ export interface ListExpectation extends CheckOptions {
   atMost?: number;
   /** Only pets of this status (LIST-STATUS-FILTER). */
   status?: string;
-  /** These pets must be listed while the list is shorter than `limit` (LIST-COMPLETE). */
-  including?: readonly { id: bigint }[];
-  /** The limit asked for: a list this long may leave pets out. */
-  limit?: number;
-  /** Of `including`, those getPet cannot find either: not kept (CREATE-PERSIST), not left out. */
-  lost?: ReadonlySet<bigint>;
   /**
-   * Of `including`, those getPet finds under another status than the list's: the store holds
-   * them elsewhere, so the list rightly leaves them out (the status not kept is the echo's and
-   * read-back checks').
+   * These pets must be listed while the list is shorter than its limit (LIST-COMPLETE); without
+   * it, a list short of `exactly` is asked about the pets this worker created that match it.
    */
-  elsewhere?: ReadonlySet<bigint>;
-  /**
-   * Why a short list leaves pets out, as the target answered (pets.shortfall): pets it lost are
-   * CREATE-PERSIST's, pets it leaves out its cause's; a count short only of pets that exist and
-   * that the target lists is the check's own.
-   */
-  shortfall?: Shortfall;
-  /**
-   * Which limit rule a wrong count breaks, as the target answered (pets.miscount): the count
-   * problems (`exactly`, `atMost`) are charged to it rather than to the check's own requirement.
-   */
-  miscount?: Miscount;
+  including?: readonly WantedPet[];
 }
 
-const idList = (ids: ReadonlySet<bigint>) => [...ids].join(', ');
-
-/** A wrong count, charged to the limit rule it breaks when the target was asked (miscount). */
-const countProblem = (text: string, miscount: Miscount | undefined, own: RequirementId): Problem =>
-  miscount
-    ? { requirement: miscount.requirement, text: `${text}: ${miscount.why}` }
-    : { requirement: own, text };
-
-/** A list with fewer pets than `exactly`: its own failure, unless the pets it lacks are gone or left out. */
-function countProblems(count: number, expected: ListExpectation, own: RequirementId): Problem[] {
-  const text = `${count} pets listed, not exactly ${expected.exactly}`;
-  const short = count < expected.exactly! ? expected.shortfall : undefined;
-  if (short && short.lost.size > 0) {
-    return [
-      {
-        requirement: 'CREATE-PERSIST',
-        text: `${text}: getPet no longer finds pet ${idList(short.lost)}, answered 201 before: the store holds fewer pets than the count needs`,
-        blocks: true,
-      },
-    ];
-  }
-  if (short && short.cause !== 'count' && short.found.size > 0) {
-    return [
-      {
-        requirement: short.leftOut,
-        text: `${text}, leaving out pet ${idList(short.found)}, which exists: ${short.why}`,
-        blocks: true,
-      },
-    ];
-  }
-  return [countProblem(text, expected.miscount, own)];
-}
+const idList = (ids: Iterable<bigint>) => [...ids].join(', ');
 
 /**
- * Who answers for a listed pet's name that is no string: a pet this worker created is held to its
- * name (CREATE-PERSIST); one another worker created, to that worker's checks; any other pet is
- * PET-SHAPE's.
+ * Who answers for a listed pet's fields: a pet this worker created is held to its name
+ * (CREATE-PERSIST; its other fields to their requirements); one another worker created, to that
+ * worker's checks, and one added from a body that should have been refused, to the check that met
+ * it (null: nothing is charged here); any other pet is the schema's.
  */
-function listedNameKeeper(id: bigint): NameKeeper {
+function listedKeeper(id: bigint): NameKeeper {
+  if (isAcceptedInvalid(id)) return null;
   const known = knownPets().get(id);
   if (known && !isContested(id)) {
     return { requirement: 'CREATE-PERSIST', sent: known.name, where: `in the list: pet ${id}` };
@@ -215,45 +225,87 @@ function listedNameKeeper(id: bigint): NameKeeper {
   return isRunCreated(id) ? null : undefined;
 }
 
-/**
- * A list refused with a 4xx although its limit is the documented minimum (1) or maximum (100):
- * that refusal breaks the limit's own requirement, whatever the check was after.
- */
-function limitRefused(response: ApiResponse): RequirementId | undefined {
-  if (response.failure !== undefined || response.status < 400 || response.status >= 500) return;
-  if (response.status === 401) return;
-  const limit = /[?&]limit=([^&]*)/.exec(response.request.path)?.[1];
-  return limit === '1' ? 'LIST-LIMIT-MIN' : limit === '100' ? 'LIST-LIMIT-MAX' : undefined;
+/** The pets a list with this query should show, of those this worker created: its filter's. */
+function knownMatching(status: string | undefined): WantedPet[] {
+  return [...knownPets().values()].filter((pet) => status === undefined || pet.status === status);
 }
 
-function listProblems(response: ApiResponse, expected: ListExpectation, own: RequirementId) {
-  const problems = statusProblems(response, 200, limitRefused(response) ?? own);
-  if (blocked(problems)) return problems;
-  problems.push(...mediaProblems(response));
-  const body = listBodyProblems(response, listedNameKeeper);
+const countRules: readonly RequirementId[] = ['LIST-LIMIT-EXACT', 'LIST-LIMIT-DEFAULT'];
+
+async function listProblems(response: ApiResponse, expected: ListExpectation, own: RequirementId) {
+  const outcome = await statusOf(response, 200, own);
+  if (blocked(outcome.problems)) return outcome.problems;
+  if (outcome.allowed) return outcome.allowed === 'judged' ? errorBody(response) : [];
+  const problems: Problem[] = [...mediaProblems(response)];
+  const body = listBodyProblems(response, listedKeeper);
   problems.push(...body.problems);
   const items = body.items;
   if (!items) return problems;
-  if (expected.exactly !== undefined && items.length !== expected.exactly) {
-    problems.push(...countProblems(items.length, expected, own));
-  }
-  if (expected.atMost !== undefined && items.length > expected.atMost) {
-    problems.push(
-      countProblem(
-        `${items.length} pets listed, more than ${expected.atMost}`,
-        expected.miscount,
+  const query = listQueryOf(response.request);
+  const limitValue = readLimit(query.limit);
+  const limit = limitValue.kind === 'valid' ? (limitValue.value ?? 20) : Number.POSITIVE_INFINITY;
+  const count = items.length;
+  // A short list leaves out pets it should show: the target is asked what they are first.
+  const wanted =
+    expected.including ??
+    (expected.exactly !== undefined && count < expected.exactly
+      ? knownMatching(expected.status)
+      : []);
+  const short =
+    count < limit && wanted.length > 0 ? await diagnoseShort(response, query, wanted) : undefined;
+  const listed = new Set(
+    items.map((item) => int64Of((item as Record<string, unknown> | null)?.id)),
+  );
+  const gone = [...(short?.lost ?? [])].filter((id) => !listed.has(id));
+  if (expected.exactly !== undefined && count !== expected.exactly) {
+    const text = `${count} pets listed, not exactly ${expected.exactly}`;
+    const leftOut = short?.leftOut;
+    if (count < expected.exactly && gone.length > 0) {
+      problems.push({
+        requirement: 'CREATE-PERSIST',
+        text: `${text}: getPet no longer finds pet ${idList(gone)}, answered 201 before: the store holds fewer pets than the count needs`,
+        blocks: true,
+      });
+    } else if (count < expected.exactly && leftOut && !countRules.includes(leftOut.requirement)) {
+      problems.push({
+        requirement: leftOut.requirement,
+        text: `${text}, leaving out pets that exist: ${leftOut.text}`,
+        blocks: true,
+      });
+    } else if (count < expected.exactly && leftOut) {
+      problems.push({ requirement: leftOut.requirement, text: `${text}: ${leftOut.text}` });
+    } else if (!(count < expected.exactly && short && short.elsewhere.size > 0)) {
+      const charged = await diagnoseCount(
+        {
+          answer: response,
+          query,
+          count,
+          expected: expected.exactly,
+          more: count > expected.exactly,
+        },
         own,
-      ),
+      );
+      problems.push({ requirement: charged.requirement, text: `${text}: ${charged.text}` });
+    }
+  }
+  if (expected.atMost !== undefined && count > expected.atMost) {
+    const charged = await diagnoseCount(
+      { answer: response, query, count, expected: expected.atMost, more: true },
+      own,
     );
+    problems.push({
+      requirement: charged.requirement,
+      text: `${count} pets listed, more than ${expected.atMost}: ${charged.text}`,
+    });
   }
   if (expected.status !== undefined) {
     // A pet shown without status says nothing of the status the store holds (a Pet's status is
-    // optional; protobuf's JSON mapping leaves out a field at its zero value, say): the filter is
-    // charged for pets shown under another status. A missing status of a pet the run created is
-    // the echo's and the read-back's (CREATE-ECHO, CREATE-PERSIST).
+    // optional; protobuf's JSON mapping leaves out a field at its zero value), and a status that
+    // is no PetStatus is PETSTATUS-ENUM's (the schema's): the filter is charged for pets shown
+    // under another PetStatus.
     const wrong = items.filter((item) => {
       const status = (item as Record<string, unknown> | null)?.status;
-      return status !== undefined && status !== expected.status;
+      return (petStatuses as readonly unknown[]).includes(status) && status !== expected.status;
     });
     for (const item of wrong.slice(0, 5)) {
       const pet = asPet(item as never);
@@ -264,29 +316,22 @@ function listProblems(response: ApiResponse, expected: ListExpectation, own: Req
       });
     }
   }
-  if (expected.including?.length) {
-    const limit = expected.limit ?? Number.POSITIVE_INFINITY;
-    if (items.length < limit) {
-      // Listed is listed, whatever else of the pet is wrong (its fields are charged to their own
-      // requirements): a categoryId written outside int64 leaves the pet there all the same.
-      const listed = new Set(
-        items.map((item) => int64Of((item as Record<string, unknown> | null)?.id)),
+  if (expected.including?.length && count < limit) {
+    // Listed is listed, whatever else of the pet is wrong (its fields are charged to their own
+    // requirements): a categoryId written outside int64 leaves the pet there all the same.
+    for (const pet of expected.including) {
+      if (listed.has(pet.id) || short?.elsewhere.has(pet.id)) continue;
+      problems.push(
+        short?.lost.has(pet.id)
+          ? {
+              requirement: 'CREATE-PERSIST',
+              text: `pet ${pet.id} (answered 201 or listed before) is neither listed nor found by getPet: it was not kept`,
+            }
+          : {
+              requirement: short?.leftOut?.requirement ?? 'LIST-COMPLETE',
+              text: `pet ${pet.id} is missing, though the list holds fewer than ${limit} pets${short?.leftOut ? `: ${short.leftOut.text}` : ''}`,
+            },
       );
-      for (const wanted of expected.including) {
-        if (listed.has(wanted.id) || expected.elsewhere?.has(wanted.id)) continue;
-        const short = expected.shortfall;
-        problems.push(
-          expected.lost?.has(wanted.id) || short?.lost.has(wanted.id)
-            ? {
-                requirement: 'CREATE-PERSIST',
-                text: `pet ${wanted.id} (answered 201 or listed before) is neither listed nor found by getPet: it was not kept`,
-              }
-            : {
-                requirement: short?.leftOut ?? 'LIST-COMPLETE',
-                text: `pet ${wanted.id} is missing, though the list holds fewer than ${limit} pets${short ? `: ${short.why}` : ''}`,
-              },
-        );
-      }
     }
   }
   problems.push(...listedProblems(items));
@@ -294,30 +339,18 @@ function listProblems(response: ApiResponse, expected: ListExpectation, own: Req
 }
 
 /** A getPet answer for a pet this run created: status, shape, the same pet as created. */
-function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
-  if (response.failure !== undefined || response.status !== 200) {
-    if (response.failure !== undefined) return statusProblems(response, 200, 'GET-200-PET');
-    const beyond = beyondDoubleRange(known.id);
-    const requirement: RequirementId =
-      response.status === 404
-        ? beyond
-          ? 'PET-ID-INT64'
-          : 'CREATE-PERSIST'
-        : response.status === 410
-          ? 'GETPET-DEPRECATED-KEPT'
-          : 'GET-200-PET';
-    const why =
-      response.status === 404
-        ? beyond
-          ? `: pet ${known.id}, created with 201, is not found by its id (beyond 2^53: read through a double?)`
-          : `: pet ${known.id}, created with 201, is not found`
-        : '';
-    return [{ requirement, text: `status ${response.status}, not 200${why}`, blocks: true }];
-  }
+async function readBackProblems(response: ApiResponse, known: KnownPet): Promise<Problem[]> {
+  const outcome = await statusOf(response, 200, 'GET-200-PET', { known });
+  if (blocked(outcome.problems) || outcome.allowed) return outcome.problems;
   const problems = mediaProblems(response);
+  // Held to the pet's name only when the body is that pet (it carries its id): a body that is no
+  // Pet at all (the pet wrapped in an object) is the shape's.
+  const value = response.body.ok ? response.body.value : undefined;
+  const carriesId =
+    int64Of((value as Record<string, JsonValue> | null | undefined)?.id) === known.id;
   const body = petBodyProblems(
     response,
-    isContested(known.id)
+    isContested(known.id) || !carriesId
       ? undefined
       : { requirement: 'CREATE-PERSIST', sent: known.name, where: `getPet: pet ${known.id}` },
   );
@@ -336,19 +369,12 @@ function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
 }
 
 /** A 201 answer for a NewPet: status, shape, what was sent. */
-function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementId, why?: Refusal) {
-  // A refusal is charged to the value that made the difference, when one was found.
-  const problems = statusProblems(response, 201, why?.requirement ?? own);
-  if (blocked(problems)) {
-    if (why) problems[0]!.text += `: ${why.text}`;
-    else if (response.status === 400 && !process.env.CONFORMANCE_CATEGORY_IDS) {
-      problems[0]!.text +=
-        ': a valid NewPet was refused. If the target accepts only the categoryIds of its own ' +
-        'categories, list them in CONFORMANCE_CATEGORY_IDS';
-    }
-    return { problems };
-  }
-  problems.push(...mediaProblems(response));
+async function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementId) {
+  const outcome = await statusOf(response, 201, own, { newPet: sent });
+  if (blocked(outcome.problems)) return { problems: outcome.problems };
+  // A refusal the document allows (a name a target may refuse): an Error answer all the same.
+  if (outcome.allowed) return { problems: outcome.allowed === 'judged' ? errorBody(response) : [] };
+  const problems = mediaProblems(response);
   const body = petBodyProblems(response, { requirement: 'CREATE-ECHO', sent: sent.name });
   problems.push(...body.problems);
   if (body.pet) problems.push(...echoProblems(sent, body.pet));
@@ -360,20 +386,24 @@ const describePet = (pet: Partial<Pet>) =>
 
 const matchers = {
   /** The status expected; any body sent as application/json. */
-  toAnswer(received: Answers, status: ExpectedStatus, options: CheckOptions = {}): MatcherResult {
+  async toAnswer(
+    received: Answers,
+    status: ExpectedStatus,
+    options: CheckOptions = {},
+  ): Promise<MatcherResult> {
     const own = options.as ?? primaryRequirement();
-    return judgeEach('toAnswer', received, describeStatus(status), (response) => {
-      const problems = statusProblems(response, status, own);
-      return blocked(problems) ? problems : mediaProblems(response);
+    return judgeEach('toAnswer', received, describeStatus(status), async (response) => {
+      const outcome = await statusOf(response, status, own);
+      return blocked(outcome.problems) ? outcome.problems : mediaProblems(response);
     });
   },
 
   /** An error answer: the status (or any 4xx but 401), with an Error body whose status matches. */
-  toAnswerError(
+  async toAnswerError(
     received: Answers,
     status: ExpectedStatus,
     options: CheckOptions = {},
-  ): MatcherResult {
+  ): Promise<MatcherResult> {
     const own = options.as ?? primaryRequirement();
     return judgeEach(
       'toAnswerError',
@@ -383,30 +413,17 @@ const matchers = {
     );
   },
 
-  /** Any answer but a 5xx (the document allows several answers here, none a 5xx). */
-  toAnswerWithout5xx(
-    received: Answers,
-    options: CheckOptions & {
-      /**
-       * The answers whose input a requirement of its own covers (an invalid limit, status or
-       * petId, a malformed body): a 5xx there is that requirement's alone, one deviation charged
-       * once. A request that got no answer at all stays this check's.
-       */
-      coveredBy?: ReadonlyMap<ApiResponse, RequirementId>;
-    } = {},
-  ): MatcherResult {
+  /**
+   * Any answer but a 5xx (the document allows several answers here, none a 5xx). A 5xx is charged
+   * by what the input is (diagnosis.ts): an invalid limit, status, petId or body to its own
+   * requirement, a 5xx that does not come back and any input no rule covers to NO-5XX.
+   */
+  async toAnswerWithout5xx(received: Answers, options: CheckOptions = {}): Promise<MatcherResult> {
     const own = options.as ?? primaryRequirement();
-    return judgeEach('toAnswerWithout5xx', received, 'any status below 500', (response) =>
-      response.failure !== undefined
-        ? statusProblems(response, 200, own)
-        : response.status >= 500
-          ? [
-              {
-                requirement: options.coveredBy?.get(response) ?? own,
-                text: `status ${response.status}: a server error`,
-              },
-            ]
-          : [],
+    return judgeEach('toAnswerWithout5xx', received, 'any status below 500', async (response) =>
+      response.failure !== undefined || response.status >= 500
+        ? (await statusOf(response, 'below-500', own)).problems
+        : [],
     );
   },
 
@@ -416,13 +433,17 @@ const matchers = {
    * name that another answer of the same operation accepted under another says so: the target
    * reads header names case-sensitively.
    */
-  toAcceptKey(received: Answers, options: CheckOptions = {}): MatcherResult {
+  async toAcceptKey(received: Answers, options: CheckOptions = {}): Promise<MatcherResult> {
     const own = options.as ?? primaryRequirement();
     const refused = (response: ApiResponse) => response.status === 401 || response.status === 403;
     const nameOf = (response: ApiResponse) => response.request.authName ?? 'Authorization';
-    return judgeEach('toAcceptKey', received, 'the key accepted: no 401 or 403', (response) => {
-      if (response.failure !== undefined) return statusProblems(response, 200, own);
-      if (refused(response)) {
+    return judgeEach(
+      'toAcceptKey',
+      received,
+      'the key accepted: no 401 or 403',
+      async (response) => {
+        if (response.failure !== undefined) return (await statusOf(response, 200, own)).problems;
+        if (!refused(response)) return [];
         const name = nameOf(response);
         const acceptedUnder = each(received).find(
           (other) =>
@@ -437,60 +458,182 @@ const matchers = {
             'case-sensitively, and they are case-insensitive (RFC 9110 §5.1)'
           : `status ${response.status}: the key was refused`;
         return [{ requirement: own, text }];
-      }
-      // Any other answer accepted the key; whether the operation then did its job is judged by
-      // the operation's own checks.
-      return [];
-    });
+      },
+    );
   },
 
   /** Each error answer (4xx, 5xx) carries an Error body whose status is the HTTP status. */
-  toCarryErrorBodies(received: Answers): MatcherResult {
+  async toCarryErrorBodies(received: Answers): Promise<MatcherResult> {
     return judgeEach(
       'toCarryErrorBodies',
       received,
       'an Error body, if the answer is an error',
-      (response) =>
+      async (response) =>
         response.failure !== undefined
-          ? statusProblems(response, 400, 'ERROR-SHAPE')
+          ? (await statusOf(response, 400, 'ERROR-SHAPE')).problems
           : response.status >= 400
-            ? [...mediaProblems(response), ...errorBodyProblems(response)].map(
-                ({ requirement, text }) => ({ requirement, text }),
-              )
+            ? errorBody(response)
             : [],
     );
   },
 
   /** Every body sent as application/json (a charset parameter is fine), whatever the status. */
-  toBeJsonMedia(received: Answers): MatcherResult {
-    return judgeEach('toBeJsonMedia', received, 'a body in application/json', (response) =>
+  async toBeJsonMedia(received: Answers): Promise<MatcherResult> {
+    return judgeEach('toBeJsonMedia', received, 'a body in application/json', async (response) =>
       response.failure !== undefined
-        ? statusProblems(response, 200, 'MEDIA-JSON')
+        ? (await statusOf(response, 200, 'MEDIA-JSON')).problems
         : mediaProblems(response),
     );
   },
 
   /**
-   * A createPet answer: 201 with a Pet carrying exactly what was sent (the name, the status when
-   * sent, the categoryId). The pet is remembered, so every later read of it is checked too. A
-   * refusal is charged to `refusal`, the value that made the difference (`pets.refusalOf`).
+   * A createPet answer for a valid NewPet: 201 with a Pet carrying exactly what was sent (the
+   * name, the status when sent, the categoryId). The pet is remembered, so every later read of it
+   * is checked too. A refusal is asked which value made the difference (diagnosis.ts); a refusal
+   * the document allows (a name a target may refuse) is judged as the Error answer it is.
    */
-  toCreatePet(received: ApiResponse, sent: SentPet, options: CreateOptions = {}): MatcherResult {
+  async toCreatePet(
+    received: ApiResponse,
+    sent: SentPet,
+    options: CheckOptions = {},
+  ): Promise<MatcherResult> {
     const own = options.as ?? 'CREATE-201-PET';
-    const { problems, pet } = createdProblems(received, sent, own, options.refusal);
+    const { problems, pet } = await createdProblems(received, sent, own);
     if (pet && received.status === 201) remember(sent, pet);
     return settle('toCreatePet', [
       { exchange: received, expected: `201 with a Pet: ${describePet(sent)}`, problems },
     ]);
   },
 
+  /**
+   * The 201 answers of creates sent at once each carry an id of its own: two alike are ids not
+   * unique (PET-ID-UNIQUE), or beyond 2^53, where a double merges neighbouring ids, not exact
+   * (PET-ID-INT64).
+   */
+  async toGetDistinctIds(received: readonly ApiResponse[]): Promise<MatcherResult> {
+    const ids = received.flatMap((answer) => {
+      const pet = answer.status === 201 ? petIn(answer) : undefined;
+      return pet ? [pet.id] : [];
+    });
+    const twice = ids.filter((id, index) => ids.indexOf(id) !== index);
+    const problems: Problem[] = twice.length
+      ? [
+          {
+            requirement: twice.some(beyondDoubleRange) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
+            text: `ids given to ${received.length} creates at once: ${ids.join(', ')}; ${twice.join(', ')} twice`,
+          },
+        ]
+      : [];
+    return settle('toGetDistinctIds', [
+      { exchange: received.at(-1)!, expected: `${received.length} different ids`, problems },
+    ]);
+  },
+
+  /**
+   * A create whose body asked for an id got one of the service's: the id is assigned by the
+   * service (PET-ID-ASSIGNED), and beyond 2^53 an id equal to the one asked may be a double's
+   * rounding (PET-ID-INT64).
+   */
+  async toGetAnIdOtherThan(received: ApiResponse, asked: bigint): Promise<MatcherResult> {
+    const id = received.status === 201 ? petIn(received)?.id : undefined;
+    const problems: Problem[] =
+      id === asked
+        ? [
+            {
+              requirement: beyondDoubleRange(asked) ? 'PET-ID-INT64' : 'PET-ID-ASSIGNED',
+              text: `the body asked for id ${asked}, and the pet got it: the client chose its id`,
+            },
+          ]
+        : [];
+    return settle('toGetAnIdOtherThan', [
+      { exchange: received, expected: `201 with an id other than ${asked}`, problems },
+    ]);
+  },
+
+  /**
+   * A 201 answer whose id no pet already known has (`taken`): another pet's id given again is an
+   * id not unique (PET-ID-UNIQUE), and beyond 2^53, where a double cannot tell neighbouring ids
+   * apart, an id not kept exact (PET-ID-INT64).
+   */
+  async toGetANewId(received: ApiResponse, taken: readonly bigint[]): Promise<MatcherResult> {
+    const id = received.status === 201 ? petIn(received)?.id : undefined;
+    const problems: Problem[] =
+      id !== undefined && taken.includes(id)
+        ? [
+            {
+              requirement: beyondDoubleRange(id) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
+              text: `createPet answered 201 with id ${id}, which a pet already has`,
+            },
+          ]
+        : [];
+    return settle('toGetANewId', [{ exchange: received, expected: '201 with a new id', problems }]);
+  },
+
+  /**
+   * getPet of an id no pet is known to have: 404 with an Error, or (on a shared store, where
+   * another client's pet may hold any id) 200 with that very pet. A 200 without a Pet answers an
+   * id no pet has; a 200 with another pet is getPet's own deviation (GET-200-PET), or beyond 2^53
+   * the same id as a double, an id not kept exact (PET-ID-INT64).
+   */
+  async toAnswerUnknownId(
+    received: ApiResponse,
+    id: bigint,
+    options: CheckOptions = {},
+  ): Promise<MatcherResult> {
+    const own = options.as ?? primaryRequirement();
+    const problems: Problem[] = [];
+    if (received.failure !== undefined || received.status !== 200) {
+      problems.push(...(await errorProblems(received, 404, own)));
+    } else {
+      const shown = petIn(received)?.id;
+      if (shown === undefined) {
+        problems.push({ requirement: own, text: `status 200 without a Pet, not 404` });
+      } else if (shown !== id) {
+        const rounded = beyondDoubleRange(id) && Number(shown) === Number(id);
+        problems.push({
+          requirement: rounded ? 'PET-ID-INT64' : 'GET-200-PET',
+          text: `getPet of ${id} answered pet ${shown}${rounded ? ': the same id as a double' : ''}`,
+        });
+      }
+    }
+    return settle('toAnswerUnknownId', [
+      { exchange: received, expected: `404 with an Error, or that very pet`, problems },
+    ]);
+  },
+
   /** A getPet answer for a pet this run created: 200 with the same pet, as created. */
-  toReadBack(received: ApiResponse, known: KnownPet): MatcherResult {
+  async toReadBack(received: ApiResponse, known: KnownPet): Promise<MatcherResult> {
     return settle('toReadBack', [
       {
         exchange: received,
         expected: `200 with pet ${known.id}: ${describePet(known)}`,
-        problems: readBackProblems(received, known),
+        problems: await readBackProblems(received, known),
+      },
+    ]);
+  },
+
+  /**
+   * A list (limit=100) of a store just grown to hold `expected` pets by creating `created`: when it
+   * holds fewer, the target is asked why (diagnosis.ts); a store that lost or leaves out the pets
+   * blocks every later check that needs it (`floor.fillFailed`), its cause charged once.
+   */
+  async toHoldCreated(
+    received: ApiResponse,
+    created: readonly Pet[],
+    expected: number,
+    floor: StoreFloor,
+  ): Promise<MatcherResult> {
+    await expect(received).toListPets({ as: 'LIST-200-PETS' });
+    const count =
+      received.body.ok && Array.isArray(received.body.value) ? received.body.value.length : 0;
+    const charged =
+      count < expected ? await diagnoseStore({ answer: received, created, expected }) : undefined;
+    if (charged) floor.fillFailed = `${charged.requirement} failed: ${charged.text}`;
+    return settle('toHoldCreated', [
+      {
+        exchange: received,
+        expected: `a list showing the ${created.length} pets just created, at least ${expected} in all`,
+        problems: charged ? [{ ...charged, blocks: true }] : [],
       },
     ]);
   },
@@ -500,7 +643,7 @@ const matchers = {
    * among them while the list is shorter than its limit, each pet once, and every pet this run
    * created exactly as created.
    */
-  toListPets(received: Answers, expected: ListExpectation = {}): MatcherResult {
+  async toListPets(received: Answers, expected: ListExpectation = {}): Promise<MatcherResult> {
     const own = expected.as ?? primaryRequirement();
     const parts = [
       expected.exactly !== undefined ? `exactly ${expected.exactly}` : '',
@@ -527,22 +670,28 @@ export class CheckFailed extends Error {}
 type Matchers = typeof matchers;
 /** Each matcher, without the answers: what `verify(answers)` offers. */
 export type Checks = {
-  [K in keyof Matchers]: Matchers[K] extends (received: never, ...args: infer A) => MatcherResult
-    ? (...args: A) => void
+  [K in keyof Matchers]: Matchers[K] extends (
+    received: never,
+    ...args: infer A
+  ) => Promise<MatcherResult>
+    ? (...args: A) => Promise<void>
     : never;
 };
 
 /**
- * The same checks as `expect(answers).toX(…)`, without a step in the report each: for the runs of
- * a property (property.ts), dozens of them, where a step per run costs time (Playwright reports
- * each to the runner) and only the counterexample matters. A failure throws CheckFailed with the
- * matcher's message; findings are recorded as always.
+ * The same checks as `await expect(answers).toX(…)`, without a step in the report each: for the
+ * runs of a property (property.ts), dozens of them, where a step per run costs time (Playwright
+ * reports each to the runner) and only the counterexample matters. A failure throws CheckFailed
+ * with the matcher's message; findings are recorded as always.
  */
 export function verify(received: Answers): Checks {
-  const checks: Record<string, (...args: unknown[]) => void> = {};
+  const checks: Record<string, (...args: unknown[]) => Promise<void>> = {};
   for (const [name, matcher] of Object.entries(matchers)) {
-    checks[name] = (...args) => {
-      const result = (matcher as (...all: unknown[]) => MatcherResult)(received, ...args);
+    checks[name] = async (...args) => {
+      const result = await (matcher as (...all: unknown[]) => Promise<MatcherResult>)(
+        received,
+        ...args,
+      );
       if (!result.pass) throw new CheckFailed(result.message());
     };
   }
@@ -556,5 +705,7 @@ export function because(detail: string, as?: RequirementId): string {
 
 /** Whether an answer is exactly an error of that status with a valid Error body (for advisories). */
 export function isErrorAnswer(response: ApiResponse, status: number): boolean {
-  return errorProblems(response, status, 'ERROR-SHAPE').length === 0;
+  return (
+    response.failure === undefined && response.status === status && errorBody(response).length === 0
+  );
 }

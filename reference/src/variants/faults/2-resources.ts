@@ -339,4 +339,45 @@ export const resourceFaults: Variant[] = [
       assert.deepEqual(each(await t.get('/pets'), 'status'), [null]);
     },
   },
+  {
+    name: 'status-omitted-null-small-store',
+    kind: 'fault',
+    breaks: 'PETSTATUS-ENUM',
+    description:
+      'As status-omitted-null ("status": null for a pet stored without status, everywhere), in a store small enough that its lists show the pets just created, as a fresh staging does.',
+    settings: { seedPets: 12 },
+    apply(s) {
+      renderedAs(
+        s,
+        (pet) => pet.status === undefined,
+        (rendered) => ({ ...rendered, status: null }),
+      );
+    },
+    probeSeedPets: 4,
+    probe: async (t) => {
+      const id = field(await t.create({ name: 'a', categoryId: 1 }), 'id');
+      assert.equal(field(await t.get(`/pets/${id}`), 'status'), null);
+      assert.deepEqual(each(await t.get('/pets'), 'status'), [
+        'available',
+        'pending',
+        'sold',
+        null,
+        null,
+      ]);
+    },
+  },
+  {
+    name: 'get-wrapped-object',
+    kind: 'fault',
+    breaks: 'PET-SHAPE',
+    description:
+      'getPet answers the pet wrapped in an object, {"pet": {...}}, as a serializer with a root key does (the 201 answer and lists are as they should be).',
+    apply(s) {
+      afterOperation(s, 'getPet', (reply) =>
+        reply.status === 200 ? { ...reply, json: { pet: reply.json } } : reply,
+      );
+    },
+    probeSeedPets: 1,
+    probe: async (t) => assert.equal((field(await t.get('/pets/1'), 'pet') as Pet).id, 1n),
+  },
 ];

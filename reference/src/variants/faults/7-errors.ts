@@ -150,6 +150,24 @@ export const errorFaults: Variant[] = [
     },
   },
   {
+    name: 'create-name-over-255-500',
+    kind: 'fault',
+    breaks: 'NO-5XX',
+    description:
+      "A name longer than 255 characters overflows a VARCHAR(255) column in strict SQL mode, and the error surfaces as a 500 (a 400 would be the target's right: names have no documented size limit).",
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        newPet.name.length > 255
+          ? refuse(s.errorReply(500, 'internal_error', "Data too long for column 'name' at row 1"))
+          : newPet,
+      );
+    },
+    probe: async (t) => {
+      assertError(await t.create({ name: 'n'.repeat(256), categoryId: 1 }), 500);
+      assert.equal(await statusOf(t.create({ name: 'n'.repeat(255), categoryId: 1 })), 201);
+    },
+  },
+  {
     name: 'server-error-1-in-40',
     kind: 'fault',
     breaks: 'NO-5XX',
