@@ -404,6 +404,24 @@ export function petIn(response: ApiResponse): Pet | undefined {
   return response.body.ok ? asPet(response.body.value) : undefined;
 }
 
+/**
+ * The ids a list answer shows, read leniently (an int64 number, or a decimal int64 written as a
+ * string): listed is listed, whatever else of a pet is wrong, its fields being charged to their own
+ * requirements. Empty when the answer is no array.
+ */
+export function idsIn(response: ApiResponse): Set<bigint> {
+  const value = response.body.ok ? response.body.value : undefined;
+  const ids = new Set<bigint>();
+  if (!Array.isArray(value)) return ids;
+  for (const item of value) {
+    const id = (item as Record<string, JsonValue> | null)?.id;
+    const exact =
+      typeof id === 'string' && /^-?(?:0|[1-9][0-9]{0,18})$/.test(id) ? BigInt(id) : int64Of(id);
+    if (exact !== undefined) ids.add(exact);
+  }
+  return ids;
+}
+
 /** The pets a list answer carries, those that can be read (none when it is no array). */
 export function petsIn(response: ApiResponse): Pet[] {
   const value = response.body.ok ? response.body.value : undefined;

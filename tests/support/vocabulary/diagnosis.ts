@@ -27,7 +27,7 @@ import {
   petStatuses,
 } from '../http/client.ts';
 import type { SentPet } from './attribution.ts';
-import { asPet, beyondDoubleRange, isSizeRefusal, petIn, petsIn } from './attribution.ts';
+import { asPet, beyondDoubleRange, idsIn, isSizeRefusal, petIn, petsIn } from './attribution.ts';
 import {
   type ListQuery,
   listQueryOf,
@@ -36,7 +36,7 @@ import {
   readPetId,
   readStatusFilter,
 } from './inputs.ts';
-import { knownPets } from './known-pets.ts';
+import { isContested, knownPets } from './known-pets.ts';
 import { isOwnName, nameMayBeRefused, ownName } from './names.ts';
 import { together } from './together.ts';
 import { petNamePrefix } from '../setup/settings.ts';
@@ -68,6 +68,8 @@ export interface Deviations {
   count: { answer: ApiResponse; query: ListQuery; count: number; expected: number; more: boolean };
   /** A list shorter than its limit that leaves out pets it should show. */
   short: { answer: ApiResponse; query: ListQuery; missing: WantedPet[] };
+  /** A create whose body asked for an id, answered with that very id. */
+  'chosen-id': { answer: ApiResponse; asked: bigint };
   /** A store grown to hold `expected` pets whose list (limit=100) holds fewer. */
   store: { answer: ApiResponse; created: readonly Pet[]; expected: number };
 }
@@ -611,10 +613,23 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
     when: 'getPet of a pet the run created (answered 201) was answered other than 200',
     control: '404: the list of the status it was created with (limit=100)',
     implies:
-      '410: GETPET-DEPRECATED-KEPT; 404 beyond 2^53: PET-ID-INT64; 404 and the list shows it: GET-200-PET (getPet does not find a pet that exists); 404 otherwise: CREATE-PERSIST (not kept); any other status: GET-200-PET',
-    charges: ['GETPET-DEPRECATED-KEPT', 'PET-ID-INT64', 'GET-200-PET', 'CREATE-PERSIST'],
+      '410: GETPET-DEPRECATED-KEPT; an id two creates were answered with: PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64); 404 beyond 2^53: PET-ID-INT64; 404 and the list shows it: GET-200-PET (getPet does not find a pet that exists); 404 otherwise: CREATE-PERSIST (not kept); any other status: GET-200-PET',
+    charges: [
+      'GETPET-DEPRECATED-KEPT',
+      'PET-ID-INT64',
+      'GET-200-PET',
+      'CREATE-PERSIST',
+      'PET-ID-UNIQUE',
+    ],
     conclude: async ({ answer, known }, ask) => {
       if (!known || answer.operation !== 'getPet') return;
+      if (isContested(known.id)) {
+        // Two creates were answered with this id: which pet it names is no longer known.
+        return {
+          charge: beyondDoubleRange(known.id) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
+          why: `status ${answer.status}, not 200: two creates were answered with id ${known.id}`,
+        };
+      }
       if (answer.status === 410)
         return {
           charge: 'GETPET-DEPRECATED-KEPT',
@@ -630,7 +645,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
       }
       if (known.status !== undefined) {
         const listed = await ask.list({ status: known.status, limit: 100 });
-        if (petsIn(listed).some((pet) => pet.id === known.id)) {
+        if (idsIn(listed).has(known.id)) {
           return {
             charge: 'GET-200-PET',
             why: `status 404, not 200: pet ${known.id} is listed (status=${known.status}), and getPet does not find it`,
@@ -755,6 +770,34 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
         : undefined,
   }),
 
+  // What a create given the id its body asked for is charged to.
+  row({
+    id: 'chosen-id-given-anyway',
+    reads: 'chosen-id',
+    when: 'a create whose body carries an id was answered 201 with that id',
+    control: 'an ordinary NewPet, without an id',
+    implies:
+      'given the same id: ids are not unique, PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64); else the client chose its id, PET-ID-ASSIGNED (beyond 2^53, where a double may round to it, PET-ID-INT64)',
+    charges: ['PET-ID-UNIQUE', 'PET-ID-INT64', 'PET-ID-ASSIGNED'],
+    conclude: async ({ asked }, ask) => {
+      const beyond = beyondDoubleRange(asked);
+      const plain = await ask.create({
+        name: ownName('no-id'),
+        categoryId: ask.controls.categoryId(),
+      });
+      if (petIn(plain)?.id === asked) {
+        return {
+          charge: beyond ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
+          why: `a NewPet without an id was answered with id ${asked} too: the service gives one id to several pets`,
+        };
+      }
+      return {
+        charge: beyond ? 'PET-ID-INT64' : 'PET-ID-ASSIGNED',
+        why: `the body asked for id ${asked}, and the pet got it: the client chose its id`,
+      };
+    },
+  }),
+
   // What a store that lists fewer pets than it was made to hold is charged to.
   row({
     id: 'store-lost-pets',
@@ -766,7 +809,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
       'one not found: CREATE-PERSIST, and the checks that count are blocked (no count can be judged on a store that loses pets); all found: nothing here, the counts judge',
     charges: ['CREATE-PERSIST'],
     conclude: async ({ answer, created, expected }, ask) => {
-      const shown = new Set(petsIn(answer).map((pet) => pet.id));
+      const shown = idsIn(answer);
       if (getPetMayBeGone || !created.some((pet) => shown.has(pet.id))) return;
       const oldest = ask.controls.api.options.state
         .createdIds()
@@ -791,7 +834,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
       'not found: CREATE-PERSIST (they were not kept); found, and limit=1 lists one pet: LIST-COMPLETE (the list leaves them out); otherwise nothing here, the counts judge (a list one short at every limit, or a limit not read)',
     charges: ['CREATE-PERSIST', 'LIST-COMPLETE'],
     conclude: async ({ answer, created, expected }, ask) => {
-      const shown = new Set(petsIn(answer).map((pet) => pet.id));
+      const shown = idsIn(answer);
       const [first] = created;
       if (!first || created.some((pet) => shown.has(pet.id))) return;
       const found = getPetMayBeGone ? undefined : await ask.get(first.id);
@@ -835,7 +878,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
       if (query.status === undefined || missing.length === 0) return;
       const page = await ask.list({ limit: query.limit });
       const firsts = isList(page) ? petsIn(page) : [];
-      const shown = new Set(petsIn(answer).map((pet) => pet.id));
+      const shown = idsIn(answer);
       const ofStatus = firsts.filter((pet) => pet.status === query.status);
       if (
         firsts.length === limitOf(query) &&
@@ -879,7 +922,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
     charges: ['LIST-LIMIT-EXACT', 'LIST-LIMIT-DEFAULT'],
     conclude: async ({ answer, query, missing }, ask) => {
       const limit = limitOf(query);
-      const count = petsIn(answer).length;
+      const count = countOf(answer) ?? 0;
       const other = limit > 1 ? limit - 1 : 2;
       const counted = countOf(await ask.list({ status: query.status, limit: other }));
       if (counted === undefined || counted === Math.min(other, count)) return;
@@ -1080,12 +1123,10 @@ async function stillLeavesOut(
   const limit = limitOf(query);
   const now = await ask.controls.api.listPets({ status: query.status, limit: query.limit });
   if (!isList(now)) return false;
-  const listed = petsIn(now);
-  const shown = new Set(listed.map((pet) => pet.id));
+  const count = countOf(now) ?? 0;
+  const shown = idsIn(now);
   return (
-    listed.length >= Math.min(counted, limit) &&
-    listed.length < limit &&
-    missing.some(({ id }) => !shown.has(id))
+    count >= Math.min(counted, limit) && count < limit && missing.some(({ id }) => !shown.has(id))
   );
 }
 
@@ -1199,8 +1240,11 @@ export async function diagnoseShort(
   wanted: readonly WantedPet[],
 ): Promise<ShortVerdict> {
   const verdict: ShortVerdict = { lost: new Set(), elsewhere: new Set() };
-  const shown = new Set(petsIn(answer).map((pet) => pet.id));
-  const missing = wanted.filter((pet) => !shown.has(pet.id)).slice(0, lookedFor);
+  const shown = idsIn(answer);
+  // An id two creates were answered with names no pet known: held to neither (PET-ID-UNIQUE's).
+  const missing = wanted
+    .filter((pet) => !shown.has(pet.id) && !isContested(pet.id))
+    .slice(0, lookedFor);
   if (missing.length === 0) return verdict;
   const ask = new Ask(controlsOf());
   const found: WantedPet[] = [];
@@ -1208,7 +1252,7 @@ export async function diagnoseShort(
     // getPet may be gone: the list of each missing pet's status says whether it exists.
     const statuses = [...new Set(missing.flatMap((pet) => (pet.status ? [pet.status] : [])))];
     const lists = await together(statuses.map((status) => ask.list({ status, limit: 100 })));
-    const seen = new Set(lists.flatMap((list) => petsIn(list).map((pet) => pet.id)));
+    const seen = new Set(lists.flatMap((list) => [...idsIn(list)]));
     found.push(...missing.filter((pet) => seen.has(pet.id)));
   } else {
     const reads = await together(missing.map((pet) => ask.get(pet.id)));
@@ -1251,5 +1295,17 @@ export function passing5xxCharge(first: ApiResponse, again: ApiResponse): Charge
   return {
     requirement: 'NO-5XX',
     text: `status ${first.status}; the same request sent again at once was answered ${again.status}: a 5xx that does not come back (the target fails now and then)`,
+  };
+}
+
+/** A create whose body asked for an id and got it: the rule the table finds. */
+export async function diagnoseChosenId(deviation: Deviations['chosen-id']): Promise<Charged> {
+  const found = await walk('chosen-id', deviation, new Ask(controlsOf()));
+  if (found && 'charge' in found.conclusion) {
+    return { requirement: found.conclusion.charge, text: found.conclusion.why };
+  }
+  return {
+    requirement: 'PET-ID-ASSIGNED',
+    text: `the pet got id ${deviation.asked}, which its body asked for`,
   };
 }

@@ -22,6 +22,7 @@ import {
   type SentPet,
   asPet,
   beyondDoubleRange,
+  idsIn,
   petIn,
   describeStatus,
   echoProblems,
@@ -35,6 +36,7 @@ import {
 } from './attribution.ts';
 import {
   type WantedPet,
+  diagnoseChosenId,
   diagnoseCount,
   diagnoseShort,
   diagnoseStatus,
@@ -253,9 +255,7 @@ async function listProblems(response: ApiResponse, expected: ListExpectation, ow
       : []);
   const short =
     count < limit && wanted.length > 0 ? await diagnoseShort(response, query, wanted) : undefined;
-  const listed = new Set(
-    items.map((item) => int64Of((item as Record<string, unknown> | null)?.id)),
-  );
+  const listed = idsIn(response);
   const gone = [...(short?.lost ?? [])].filter((id) => !listed.has(id));
   if (expected.exactly !== undefined && count !== expected.exactly) {
     const text = `${count} pets listed, not exactly ${expected.exactly}`;
@@ -320,7 +320,7 @@ async function listProblems(response: ApiResponse, expected: ListExpectation, ow
     // Listed is listed, whatever else of the pet is wrong (its fields are charged to their own
     // requirements): a categoryId written outside int64 leaves the pet there all the same.
     for (const pet of expected.including) {
-      if (listed.has(pet.id) || short?.elsewhere.has(pet.id)) continue;
+      if (listed.has(pet.id) || short?.elsewhere.has(pet.id) || isContested(pet.id)) continue;
       problems.push(
         short?.lost.has(pet.id)
           ? {
@@ -537,14 +537,7 @@ const matchers = {
   async toGetAnIdOtherThan(received: ApiResponse, asked: bigint): Promise<MatcherResult> {
     const id = received.status === 201 ? petIn(received)?.id : undefined;
     const problems: Problem[] =
-      id === asked
-        ? [
-            {
-              requirement: beyondDoubleRange(asked) ? 'PET-ID-INT64' : 'PET-ID-ASSIGNED',
-              text: `the body asked for id ${asked}, and the pet got it: the client chose its id`,
-            },
-          ]
-        : [];
+      id === asked ? [await diagnoseChosenId({ answer: received, asked })] : [];
     return settle('toGetAnIdOtherThan', [
       { exchange: received, expected: `201 with an id other than ${asked}`, problems },
     ]);

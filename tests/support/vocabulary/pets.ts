@@ -17,7 +17,7 @@ import {
   readOnlySkipReason,
 } from '../http/client.ts';
 import type { KnownPet } from './attribution.ts';
-import { petsIn } from './attribution.ts';
+import { idsIn } from './attribution.ts';
 import { expect } from './matchers.ts';
 import { ownName } from './names.ts';
 import { block } from './verdicts.ts';
@@ -115,7 +115,7 @@ export class Pets {
     const listed = await this.api.listPets({ status, limit: 100 });
     await expect(listed).toListPets({ as: 'LIST-200-PETS' });
     if (getPetMayBeGone) return;
-    const shown = new Set(petsIn(listed).map((pet) => pet.id));
+    const shown = idsIn(listed);
     const rest = created.filter((pet) => !shown.has(pet.id));
     const reads = await together(rest.map((pet) => this.api.getPet(pet.id)));
     for (const [index, read] of reads.entries()) await expect(read).toReadBack(rest[index]!);

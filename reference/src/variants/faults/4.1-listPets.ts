@@ -317,4 +317,27 @@ export const listPetsFaults: Variant[] = [
       assert.equal(field(await t.get(`/pets/${id}`), 'name'), 'a');
     },
   },
+  {
+    name: 'list-500-with-a-pet-without-status',
+    kind: 'fault',
+    breaks: 'LIST-200-PETS',
+    description:
+      'A list that holds a pet stored without status ends in an exception (its status lower-cased for display): 500. Lists by status, getPet and the 201 answer are as they should be.',
+    apply(s) {
+      const listPets = s.listPets;
+      s.listPets = async (req) => {
+        const reply = await listPets(req);
+        const pets = Array.isArray(reply.json) ? (reply.json as Record<string, unknown>[]) : [];
+        return reply.status === 200 && pets.some((pet) => pet.status === undefined)
+          ? s.errorReply(500, 'internal_error', "'NoneType' object has no attribute 'lower'")
+          : reply;
+      };
+    },
+    probeSeedPets: 4,
+    probe: async (t) => {
+      assert.equal(count(await t.get('/pets?limit=3')), 3);
+      assertError(await t.get('/pets?limit=4'), 500);
+      assert.equal(count(await t.get('/pets?status=sold')), 1);
+    },
+  },
 ];
