@@ -165,9 +165,6 @@ const isList = (answer: ApiResponse) =>
 export const countOf = (answer: ApiResponse): number | undefined =>
   isList(answer) ? (answer.body.ok ? (answer.body.value as unknown[]).length : 0) : undefined;
 const is5xx = (answer: ApiResponse) => usable(answer) && answer.status >= 500;
-/** Served: answered with a 2xx, the request done. */
-const isServed = (answer: ApiResponse) =>
-  usable(answer) && answer.status >= 200 && answer.status < 300;
 const is4xx = (answer: ApiResponse) =>
   usable(answer) && answer.status >= 400 && answer.status < 500;
 const keyless = (answer: ApiResponse) => answer.request.auth === 'none';
@@ -376,13 +373,13 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
     when: 'a request with a wrong key or scheme was answered other than 401',
     control: 'the same request without any Authorization header',
     implies:
-      "not answered 401 either: the operation authenticates nothing, AUTH-401-MISSING's; else the check's own (AUTH-401-INVALID)",
+      "not answered 401 without a key either: the missing key is not refused, AUTH-401-MISSING's (the more general rule); else the check's own (AUTH-401-INVALID)",
     charges: ['AUTH-401-MISSING', 'AUTH-401-INVALID'],
     conclude: async ({ answer, expected }, ask) => {
       if (expected !== '401' || keyless(answer) || answer.request.auth === 'Bearer <API_KEY>')
         return;
       const bare = await ask.again(answer, 'none');
-      if (!isServed(bare)) return;
+      if (!usable(bare) || bare.status === 401) return;
       return {
         charge: 'AUTH-401-MISSING',
         why: `status ${answer.status} to a wrong key, and ${bare.status} to the same request without any key: the operation authenticates nothing`,
@@ -396,12 +393,12 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
     control:
       'the same operation without a key, with ordinary input (listPets without parameters, a valid NewPet, getPet of a pet that exists)',
     implies:
-      "not answered 401 either: the operation authenticates nothing, AUTH-401-MISSING's; else the check's own (the order: AUTH-BEFORE-VALIDATION, AUTH-BEFORE-EXISTENCE)",
+      "not answered 401 either: the missing key is not refused, AUTH-401-MISSING's (the more general rule); else the check's own (the order: AUTH-BEFORE-VALIDATION, AUTH-BEFORE-EXISTENCE)",
     charges: ['AUTH-401-MISSING', 'AUTH-BEFORE-VALIDATION', 'AUTH-BEFORE-EXISTENCE'],
     conclude: async ({ answer, expected }, ask) => {
       if (expected !== '401' || !keyless(answer) || !answer.operation) return;
       const ordinary = await ordinaryKeyless(answer.operation, ask);
-      if (!isServed(ordinary)) return;
+      if (!usable(ordinary) || ordinary.status === 401) return;
       return {
         charge: 'AUTH-401-MISSING',
         why: `status ${answer.status} without a key; ${answer.operation} with ordinary input and no key was answered ${ordinary.status} too: the operation authenticates nothing`,
