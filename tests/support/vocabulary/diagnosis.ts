@@ -86,7 +86,7 @@ export interface Row<K extends DeviationKind | 'answer' = DeviationKind> {
   control?: string;
   /** What the control's answer (or the answer itself) implies: the requirement charged. */
   implies: string;
-  /** The requirements it may charge (the docs list them; the self-test checks they exist). */
+  /** The requirements it may charge (typed: a misspelt one does not compile). */
   charges: readonly RequirementId[];
   /** Rows that read a deviation: what they conclude. */
   conclude?: K extends DeviationKind
