@@ -154,8 +154,11 @@ export class PetStoreClient {
    * that asked to wait): whether the context may serve the next test (request-context.ts).
    */
   readonly contextUse: ContextUse = { cookies: false, bytes: 0 };
-  /** The bytes of each request's body, by its description: what `again` sends. */
-  private readonly sentBodies = new WeakMap<SentRequest, Buffer>();
+  /**
+   * What each request carried, by its description: its body's bytes and its credentials, what
+   * `again` sends (held here only, never in a report).
+   */
+  private readonly sentAs = new WeakMap<SentRequest, { data?: Buffer; credentials: Credentials }>();
 
   constructor(
     private readonly request: APIRequestContext,
@@ -219,20 +222,20 @@ export class PetStoreClient {
   }
 
   /**
-   * The request that got `answer`, sent once more exactly (its bytes and headers), with the key or
-   * without: a control request of the diagnosis (vocabulary/diagnosis.ts), never a retry of a
-   * check (the check judges the answer it got).
+   * The request that got `answer`, sent once more exactly (its bytes, media type and credentials,
+   * or the key or none in their place): a control request of the diagnosis
+   * (vocabulary/diagnosis.ts), never a retry of a check (the check judges the answer it got).
    */
-  again(answer: ApiResponse, credentials: 'key' | 'none'): Promise<ApiResponse> {
-    const data = this.sentBodies.get(answer.request);
+  again(answer: ApiResponse, credentials?: 'key' | 'none'): Promise<ApiResponse> {
+    const sent = this.sentAs.get(answer.request);
     const type = answer.request.contentType;
     const headers = type ? { 'content-type': type } : undefined;
-    const body = data === undefined ? undefined : { raw: data };
+    const body = sent?.data === undefined ? undefined : { raw: sent.data };
     const { method, path } = answer.request;
     return this.send(
       method,
       path,
-      { credentials, ...(headers ? { headers } : {}) },
+      { credentials: credentials ?? sent?.credentials ?? 'key', ...(headers ? { headers } : {}) },
       body,
       answer.operation,
     );
@@ -291,7 +294,10 @@ export class PetStoreClient {
     }
     const sent: SentRequest = { method, path, url: this.url(path), auth: label };
     if (name !== authorizationName) sent.authName = name;
-    if (data !== undefined) this.sentBodies.set(sent, data);
+    this.sentAs.set(sent, {
+      ...(data === undefined ? {} : { data }),
+      credentials: options.credentials ?? 'key',
+    });
     if (data !== undefined) {
       sent.body = data.toString();
       sent.contentType = headers['content-type'];

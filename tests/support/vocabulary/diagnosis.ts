@@ -150,8 +150,8 @@ export class Ask {
     return this.controls.api.createPet({ json: body }, { credentials });
   }
 
-  /** The request that got `answer`, once more, exactly, with the key or without. */
-  again(answer: ApiResponse, credentials: 'key' | 'none'): Promise<ApiResponse> {
+  /** The request that got `answer`, once more, exactly: as sent, or with the key or without. */
+  again(answer: ApiResponse, credentials?: 'key' | 'none'): Promise<ApiResponse> {
     return this.controls.api.again(answer, credentials);
   }
 }
@@ -349,6 +349,32 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
         : undefined,
   }),
   row({
+    id: 'write-5xx-not-again',
+    reads: 'status',
+    when: 'a request other than a GET (a createPet) was answered with a 5xx',
+    control:
+      'the same request once more, with the same credentials (a NewPet of the suite’s own name under a new label: another pet, marked and counted)',
+    implies:
+      'no 5xx this time: a 5xx that does not come back is NO-5XX’s, whatever the request; else the next rows read the request',
+    charges: ['NO-5XX'],
+    conclude: async ({ answer }, ask) => {
+      if (!is5xx(answer) || answer.request.method === 'GET') return;
+      const body = answer.operation === 'createPet' ? readNewPetBody(answer.request) : undefined;
+      const again =
+        body?.kind === 'valid' && isOwnName(body.value.name) && withKey(answer)
+          ? await ask.create({
+              ...body.value,
+              name: ownName(`${body.value.name.slice(petNamePrefix.length)}-again`),
+            })
+          : await ask.again(answer);
+      if (!usable(again) || is5xx(again)) return;
+      return {
+        charge: 'NO-5XX',
+        why: `status ${answer.status}; the same request sent once more was answered ${again.status}: a 5xx that does not come back (the target fails now and then)`,
+      };
+    },
+  }),
+  row({
     id: 'keyless-5xx',
     reads: 'status',
     when: 'a request without the key, or with a wrong one, was answered with a 5xx',
@@ -489,32 +515,6 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
             unjudged: true,
           }
         : undefined,
-  }),
-  row({
-    id: 'create-5xx-not-again',
-    reads: 'status',
-    when: 'a createPet was answered with a 5xx',
-    control: 'the same body once more (a NewPet of the suite’s own name under a new label)',
-    implies:
-      'no 5xx this time: a 5xx that does not come back is NO-5XX’s, whatever the body; else the next rows read the body',
-    charges: ['NO-5XX'],
-    conclude: async ({ answer }, ask) => {
-      if (answer.operation !== 'createPet' || !is5xx(answer) || !withKey(answer)) return;
-      const body = readNewPetBody(answer.request);
-      // The suite's own name gets a label of its own: the control is another pet, as marked.
-      const again =
-        body.kind === 'valid' && isOwnName(body.value.name)
-          ? await ask.create({
-              ...body.value,
-              name: ownName(`${body.value.name.slice(petNamePrefix.length)}-again`),
-            })
-          : await ask.again(answer, 'key');
-      if (!usable(again) || is5xx(again)) return;
-      return {
-        charge: 'NO-5XX',
-        why: `status ${answer.status}; the same body sent once more was answered ${again.status}: a 5xx that does not come back (the target fails now and then)`,
-      };
-    },
   }),
   row({
     id: 'create-body-rule',
