@@ -259,48 +259,31 @@ describe('which failure is tolerated', () => {
   };
 
   test('the gate: 0 for tolerated failures only, 1 for a new one (named) or a fixed entry, 2 for undecided', () => {
-    const tolerate = (id: string): BaselineEntry => ({ requirement: id, reason: 'T' });
-    const tolerated = gateOf(
-      judgedSummary(
-        [
-          ['CREATE-ECHO', 'failed'],
-          ['GET-200-PET', 'passed'],
-        ],
-        [tolerate('CREATE-ECHO')],
-      ),
-    );
+    /** The gate of these verdicts (`ID verdict, …`), with a baseline tolerating `ids`. */
+    const gateFor = (verdicts: string, ...ids: string[]) =>
+      gateOf(
+        judgedSummary(
+          verdicts.split(', ').map((pair) => pair.split(' ') as [string, Verdict]),
+          ids.map((requirement) => ({ requirement, reason: 'T' })),
+        ),
+      );
+    const tolerated = gateFor('CREATE-ECHO failed, GET-200-PET passed', 'CREATE-ECHO');
     assert.equal(tolerated.code, 0);
     assert.match(
       tolerated.why,
       /^not conformant, every failure tolerated by b\.json: CREATE-ECHO \(1 of 2/,
     );
-    const fresh = gateOf(
-      judgedSummary(
-        [
-          ['CREATE-ECHO', 'failed'],
-          ['ERROR-SHAPE', 'failed'],
-        ],
-        [tolerate('CREATE-ECHO')],
-      ),
-    );
+    const fresh = gateFor('CREATE-ECHO failed, ERROR-SHAPE failed', 'CREATE-ECHO');
     assert.equal(fresh.code, 1);
     assert.match(
       fresh.why,
       /^not conformant: new failures ERROR-SHAPE; tolerated CREATE-ECHO \(2 of 2/,
     );
     assert.deepEqual(fresh.newFailures, ['ERROR-SHAPE']);
-    const fixed = gateOf(judgedSummary([['GET-200-PET', 'passed']], [tolerate('GET-200-PET')]));
+    const fixed = gateFor('GET-200-PET passed', 'GET-200-PET');
     assert.equal(fixed.code, 1);
     assert.match(fixed.why, /GET-200-PET passed \(fixed: remove it from b\.json\)/);
-    const blocked = gateOf(
-      judgedSummary(
-        [
-          ['CREATE-ECHO', 'failed'],
-          ['PET-SHAPE', 'blocked'],
-        ],
-        [tolerate('CREATE-ECHO')],
-      ),
-    );
+    const blocked = gateFor('CREATE-ECHO failed, PET-SHAPE blocked', 'CREATE-ECHO');
     assert.equal(blocked.code, 2);
     const several = runGate([
       { targetName: 'eu', gate: tolerated },
