@@ -139,7 +139,9 @@ export function runGate(gates: { targetName: string; gate: Gate }[]): Gate {
     gate.newFailures.map((id) => (targetName ? `${targetName} › ${id}` : id)),
   );
   if (gates.length === 1) return { ...gates[0]!.gate, newFailures };
-  const worst = worstOf(gates.map(({ gate }) => gate));
+  // Of targets with the same code, a not conformant one (its failures tolerated) says more.
+  const failing = gates.filter(({ gate }) => gate.why.includes('not conformant'));
+  const worst = worstOf([...failing, ...gates].map(({ gate }) => gate));
   return { code: worst.code, why: `${gates.length} targets, the worst ${worst.why}`, newFailures };
 }
 
