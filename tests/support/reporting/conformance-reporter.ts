@@ -280,7 +280,7 @@ export default class ConformanceReporter implements Reporter {
     write(reportPaths.badge, badgeJson(summaries));
     amendCtrf(reportPaths.ctrf);
     const page = relative(process.cwd(), reportPaths.summaryHtml);
-    console.log(`Gate: exit ${gate.code}, ${gate.why}.`);
+    if (records.length > 0) console.log(`Gate: exit ${gate.code}, ${gate.why}.`);
     console.log(`Summary: ${page.startsWith('..') ? reportPaths.summaryHtml : page}`);
     return status !== result.status ? { status: status as FullResult['status'] } : undefined;
   }
