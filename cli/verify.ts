@@ -14,8 +14,7 @@
  */
 import { posix } from 'node:path';
 import { list } from 'tar';
-import type { Overview } from '../tests/support/reporting/overview.ts';
-import { isOverview } from '../tests/support/reporting/overview.ts';
+import { type Overview, isOverview } from '../tests/support/reporting/overview.ts';
 import { scopeOf } from '../tests/support/reporting/scope.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
 import {
