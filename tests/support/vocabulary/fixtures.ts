@@ -3,8 +3,9 @@
  * request context (the worker's, kept from test to test while no test leaves anything in it for
  * the next: http/request-context.ts); `api`, a pet store client on it; `pets`, which creates
  * labelled pets and grows the store to the size a check needs (pets.ts); `advise`, which
- * records advisories (advisory.ts); and, on every test, `knownFailure`, which marks a failure of
- * requirements listed as known expected, so that Playwright keeps the worker (known-failures.ts).
+ * records advisories (advisory.ts); and, on every test, `baselinedFailure`, which marks a failure
+ * of requirements the baseline tolerates expected, so that Playwright keeps the worker
+ * (baselined.ts).
  *
  * Every test reports what it did to the target (requests, pets created, answers that asked to
  * wait and the pause they caused) as annotations the reporter sums, and a failing test gets the
@@ -32,8 +33,8 @@ import {
 import { petNamePrefix, settings } from '../setup/settings.ts';
 import type { Target } from '../setup/targets.ts';
 import { Advisor } from './advisory.ts';
+import { baselinedFailureOf } from './baselined.ts';
 import { passing5xxCharge, useControls } from './diagnosis.ts';
-import { knownFailureOf } from './known-failures.ts';
 import { followRunCreates } from './known-pets.ts';
 import { expect } from './matchers.ts';
 import { Pets, type StoreFloor } from './pets.ts';
@@ -135,7 +136,7 @@ export const test = base.extend<
     api: PetStoreClient;
     pets: Pets;
     advise: Advisor;
-    knownFailure: void;
+    baselinedFailure: void;
     preflightGate: void;
     controls: void;
   },
@@ -172,16 +173,16 @@ export const test = base.extend<
   ],
 
   /**
-   * A failure charged only to requirements the target is known to fail is marked expected as the
-   * test ends (known-failures.ts): no verdict changes, and Playwright keeps the worker. An auto
-   * fixture is torn down after the test's others, so it sees every error (the preflight gate's
-   * below included: it is set up after this one).
+   * A failure charged only to requirements the baseline tolerates on the target is marked
+   * expected as the test ends (baselined.ts): no verdict changes, and Playwright keeps the worker.
+   * An auto fixture is torn down after the test's others, so it sees every error (the preflight
+   * gate's below included: it is set up after this one).
    */
-  knownFailure: [
+  baselinedFailure: [
     async ({ target }, use, testInfo) => {
       await use();
-      const known = knownFailureOf(testInfo.status ?? '', testInfo.errors, target.knownFailures);
-      if (known) testInfo.fail(true, known);
+      const why = baselinedFailureOf(testInfo.status ?? '', testInfo.errors, target.baselined);
+      if (why) testInfo.fail(true, why);
     },
     { auto: true, box: 'self' },
   ],
