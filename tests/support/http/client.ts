@@ -92,12 +92,11 @@ export interface RequestOptions {
 /** The target kept asking to wait beyond the run's bound: no check can be made. */
 export class RateLimitExhausted extends Error {}
 
-/** The id of a 201 createPet answer, when its body is a JSON object with an int64 id. */
+/** The id of a 201 createPet answer, when its body holds a JSON object with an int64 id. */
 function createdId(response: ApiResponse): bigint | undefined {
-  const body = response.body;
-  if (!body.ok || body.value === null || typeof body.value !== 'object') return undefined;
-  if (Array.isArray(body.value)) return undefined;
-  return int64Of((body.value as Record<string, unknown>).id);
+  const value = response.bodyValue;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return int64Of((value as Record<string, unknown>).id);
 }
 
 /** Whether a create body's name holds a lone surrogate (`\udc00`): half a character. */
