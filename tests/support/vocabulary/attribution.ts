@@ -13,7 +13,9 @@
  *   exchange): NO-5XX alone, as a finding; the check judges the second answer;
  * - a pet shown under another status in a list filtered by status: LIST-STATUS-FILTER (one shown
  *   without status: nothing here; a pet the run created, its echo's and read-back's);
- * - a body that is not sent as application/json, or is not JSON: MEDIA-JSON;
+ * - a body that is not sent as application/json, or is not JSON: MEDIA-JSON; a body that is not
+ *   JSON but holds the interface's JSON, garbled (a byte order mark, a warning printed before it:
+ *   http/garbled.ts), is MEDIA-JSON's alone, and the check goes on judging the JSON found;
  * - an Error body's shape: ERROR-SHAPE; its status field not the HTTP status: ERROR-STATUS-FIELD;
  * - a Pet's shape: PET-SHAPE, but its id PET-ID-INT64, its categoryId NEWPET-CATEGORYID-INT64,
  *   its status PETSTATUS-ENUM; a list that is not an array: LIST-200-PETS; one id listed for
@@ -126,12 +128,25 @@ export function statusProblems(
   return [{ requirement: own, text, blocks: true }];
 }
 
-/** Where an answer breaks the media type: a body not sent as application/json. */
+/**
+ * Where an answer breaks the media type: a body not sent as application/json, or not JSON (garbled
+ * or not: the JSON found inside is the shape checks' to judge).
+ */
 export function mediaProblems(response: ApiResponse): Problem[] {
   // An empty body carries no media type; whether one was due is the shape's question.
-  if (response.failure !== undefined || response.text === '' || response.isJson) return [];
-  const type = response.contentType || 'no Content-Type';
-  return [{ requirement: 'MEDIA-JSON', text: `Content-Type is "${type}", not application/json` }];
+  if (response.failure !== undefined || response.text === '') return [];
+  const problems: Problem[] = [];
+  if (!response.isJson) {
+    const type = response.contentType || 'no Content-Type';
+    problems.push({
+      requirement: 'MEDIA-JSON',
+      text: `Content-Type is "${type}", not application/json`,
+    });
+  }
+  // A body too deep to parse may be JSON all the same.
+  const body = response.body;
+  if (!body.ok && !body.unread) problems.push({ requirement: 'MEDIA-JSON', text: body.problem });
+  return problems;
 }
 
 /** The requirement of a Pet's field: its id, categoryId and status have requirements of their own. */
@@ -154,14 +169,21 @@ function unique(problems: Problem[]): Problem[] {
   });
 }
 
-/** The body parsed, or the problems of a body that is not JSON (MEDIA-JSON, and the shape's). */
+/**
+ * The body parsed, or the problems of a body that is not JSON (MEDIA-JSON, and the shape's). A
+ * garbled body that holds the interface's JSON (http/garbled.ts) is MEDIA-JSON's (`garbled`), and
+ * judged on the JSON found.
+ */
 function parsed(
   response: ApiResponse,
   schema: SchemaName,
   shape: RequirementId,
-): { value: JsonValue } | { problems: Problem[] } {
+): { value: JsonValue; garbled: Problem[] } | { problems: Problem[] } {
   const body = response.body;
-  if (body.ok) return { value: body.value };
+  if (body.ok) return { value: body.value, garbled: [] };
+  if (body.salvaged !== undefined) {
+    return { value: body.salvaged, garbled: [{ requirement: 'MEDIA-JSON', text: body.problem }] };
+  }
   const problems: Problem[] = [];
   // A body too deep to parse may be JSON all the same: only its shape is charged.
   if (response.text !== '' && !body.unread) {
@@ -175,10 +197,13 @@ function parsed(
 export function errorBodyProblems(response: ApiResponse): Problem[] {
   const body = parsed(response, 'Error', 'ERROR-SHAPE');
   if ('problems' in body) return body.problems;
-  const problems: Problem[] = validateBody('Error', body.value).map((violation) => ({
-    requirement: 'ERROR-SHAPE',
-    text: `Error: ${violation.text}`,
-  }));
+  const problems: Problem[] = [
+    ...body.garbled,
+    ...validateBody('Error', body.value).map((violation) => ({
+      requirement: 'ERROR-SHAPE' as const,
+      text: `Error: ${violation.text}`,
+    })),
+  ];
   // Compared as numbers, exactly: 401.0 is the integer 401 to JSON Schema. A status that is no
   // integer at all is the shape's problem, reported above.
   const field = (body.value as Record<string, JsonValue> | null)?.status;
@@ -240,11 +265,14 @@ export function petBodyProblems(
     ),
   );
   const pet = asPet(body.value);
-  if (pet) return { problems, pet };
+  if (pet) return { problems: [...body.garbled, ...problems], pet };
   // No pet to compare: the violations already say why, and stop the check there.
-  if (problems.length > 0)
-    return { problems: problems.map((problem) => ({ ...problem, blocks: true })) };
-  return { problems: notAPet(body.value) };
+  if (problems.length > 0) {
+    return {
+      problems: [...body.garbled, ...problems.map((problem) => ({ ...problem, blocks: true }))],
+    };
+  }
+  return { problems: [...body.garbled, ...notAPet(body.value)] };
 }
 
 /** A Pet as far as it can be read (exact int64 id and categoryId, a string name), or undefined. */
@@ -288,6 +316,7 @@ export function listBodyProblems(
   if (!Array.isArray(body.value)) {
     return {
       problems: [
+        ...body.garbled,
         {
           requirement: 'LIST-200-PETS',
           text: `the body is not an array of Pets but ${short(body.value)}`,
@@ -311,7 +340,7 @@ export function listBodyProblems(
       },
     ];
   });
-  return { problems: unique(problems).slice(0, 8), items };
+  return { problems: [...body.garbled, ...unique(problems).slice(0, 8)], items };
 }
 
 /** Why a valid NewPet was refused: the requirement of the value that made the difference. */
@@ -484,12 +513,12 @@ export function beyondDoubleRange(value: bigint): boolean {
 
 /** The pet an answer carries, read as far as it can be (undefined when it carries none). */
 export function petIn(response: ApiResponse): Pet | undefined {
-  return response.body.ok ? asPet(response.body.value) : undefined;
+  return asPet(response.bodyValue);
 }
 
 /** The pets a list answer carries, those that can be read (none when it is no array). */
 export function petsIn(response: ApiResponse): Pet[] {
-  const value = response.body.ok ? response.body.value : undefined;
+  const value = response.bodyValue;
   return Array.isArray(value)
     ? value.map(asPet).filter((pet): pet is Pet => pet !== undefined)
     : [];
