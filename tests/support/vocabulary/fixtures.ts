@@ -27,7 +27,7 @@ import { notes } from '../reporting/summary.ts';
 import {
   authorizationNameOf,
   preflightFailureOf,
-  preflightNoteOf,
+  preflightNotesOf,
 } from '../setup/preflight-results.ts';
 import { petNamePrefix, settings } from '../setup/settings.ts';
 import type { Target } from '../setup/targets.ts';
@@ -221,8 +221,10 @@ export const test = base.extend<
       }
       // What the preflight met that breaks a requirement without stopping the run: a finding of
       // the test of that requirement, once per run.
-      const note = preflightNoteOf(target.name);
-      if (note && idsAmong(testInfo.tags)[0] === note.requirement) {
+      const first = idsAmong(testInfo.tags)[0];
+      for (const note of preflightNotesOf(target.name).filter(
+        (each) => each.requirement === first,
+      )) {
         testInfo.annotations.push({ type: 'requests', description: '1' });
         testInfo.annotations.push({
           type: notes.finding,
