@@ -65,6 +65,12 @@ export class ApiResponse {
   failure?: string;
 
   /**
+   * No answer, and whether the target applied the request is not known: a create written on a
+   * kept-alive connection that closed before its answer, not sent again (http/resend.ts).
+   */
+  outcomeUnknown?: true;
+
+  /**
    * A 5xx to a list or getPet, after a create of a name holding a lone surrogate was answered
    * with a 5xx in this run: the target may hold that pet and fail on every answer showing it.
    */

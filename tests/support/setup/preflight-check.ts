@@ -186,7 +186,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
         ? undefined
         : judge(answer.response, answer.body, options.maxResponseBytes, wait.waitedMs);
   } catch (thrown) {
-    const cut = guard.cutOf('GET', url);
+    const cut = guard.failureOf('GET', url)?.why;
     const error = guard.connectErrorOf(url) ?? thrown;
     const cause = transportCause(error, options.timeoutMs) ?? 'the request failed';
     // A target that starts on its first request (serverless, scaled to zero) may need longer.
