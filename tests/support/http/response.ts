@@ -50,7 +50,8 @@ export function parseBody(text: string): ParsedBody {
     if (error instanceof NestingTooDeep) {
       return { ok: false, problem: `the body nests ${error.message}`, unread: true };
     }
-    const problem = `the body is not JSON (${(error as Error).message})`;
+    // A byte order mark is invisible in a message: named as an escape.
+    const problem = `the body is not JSON (${(error as Error).message.replaceAll('\uFEFF', '\\uFEFF')})`;
     const found = jsonInside(text);
     return found
       ? { ok: false, problem: `${problem}: ${found.around}`, salvaged: found.value }
