@@ -15,7 +15,7 @@
  * start, the first bracket, the first two lines that start with one), each with one pass over the
  * text to find where it ends, and parsed only when it fits the rules above.
  */
-import { type JsonValue, parseLossless } from './lossless-json.ts';
+import { type JsonValue, parseLossless, walkBrackets } from './lossless-json.ts';
 
 const byteOrderMark = '\uFEFF';
 /** Places tried where the JSON may start: the time spent stays linear in the body's length. */
@@ -69,21 +69,8 @@ function startsOf(text: string): number[] {
 
 /** The index just after the bracket that closes the one at `start`, strings aside; -1 if none. */
 function endOf(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let index = start; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c)
-        index++; // a backslash escapes the next character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) depth++;
-    else if (code === 0x5d || code === 0x7d) {
-      if (--depth === 0) return index + 1;
-    }
-  }
-  return -1;
+  const closing = walkBrackets(text, start, (depth) => depth === 0);
+  return closing < 0 ? -1 : closing + 1;
 }
 
 function describe(mark: boolean, before: string, after: string): string {
