@@ -169,8 +169,20 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
     );
   });
 
-  /** MEDIA-JSON failed, charged with the preflight's answer among its failures. */
-  function assertMediaCharged(run: SuiteRun, answer: RegExp): void {
+  /**
+   * A garbled target's run (the checks `grep` picks): it goes on past the preflight, whose line
+   * says why (`line`), and MEDIA-JSON fails with the preflight's answer (`answer`) among its
+   * failures.
+   */
+  async function garbledRun(
+    baseUrl: string,
+    grep: string,
+    line: RegExp,
+    answer: RegExp,
+  ): Promise<Summary> {
+    const run = await runSuite(['--grep', grep], { ...quiet, BASE_URL: baseUrl });
+    assert.match(run.output, line, shown(run));
+    assert.doesNotMatch(run.output, /not this interface|Preflight failed/, shown(run));
     assert.ok(run.summary, `conformance.json written${shown(run)}`);
     assert.equal(verdictOf(run.summary, 'MEDIA-JSON'), 'failed', shown(run));
     const failures = run.summary.requirements.find((item) => item.id === 'MEDIA-JSON')!.failures;
@@ -178,36 +190,28 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
     assert.ok(preflight, `the preflight's answer among MEDIA-JSON's failures${shown(run)}`);
     assert.match(preflight.message, /GET \S+\/pets\?limit=1 \(Authorization: Bearer <API_KEY>\)/);
     assert.match(preflight.message, answer);
-    assert.doesNotMatch(run.output, /not this interface|Preflight failed/, shown(run));
+    return run.summary;
   }
 
   test('a target whose every body starts with a byte order mark is checked, and fails MEDIA-JSON', async () => {
-    const run = await runSuite(['--grep', '@MEDIA-JSON|@LIST-200-PETS'], {
-      ...quiet,
-      BASE_URL: references['json-bom']!.baseUrl,
-    });
-    assert.match(
-      run.output,
+    const summary = await garbledRun(
+      references['json-bom']!.baseUrl,
+      '@MEDIA-JSON|@LIST-200-PETS',
       /answered 200 in \d+ ms\. Its body is not JSON, but the interface's answer: MEDIA-JSON is charged with it, and the run goes on \(the body is not JSON \([^\n]*\): JSON after a byte order mark \(EF BB BF\)/,
-      shown(run),
+      /JSON after a byte order mark/,
     );
-    assertMediaCharged(run, /JSON after a byte order mark/);
     // The lists behind the mark are judged as the lists they are: LIST-200-PETS passes.
-    assert.deepEqual(failedIds(run.summary!), ['MEDIA-JSON'], shown(run));
-    assert.equal(verdictOf(run.summary!, 'LIST-200-PETS'), 'passed', shown(run));
+    assert.deepEqual(failedIds(summary), ['MEDIA-JSON']);
+    assert.equal(verdictOf(summary, 'LIST-200-PETS'), 'passed');
   });
 
   test("a proxy's page as the first answer: asked once more, the list comes, and the run goes on", async () => {
-    const run = await runSuite(['--grep', '@MEDIA-JSON'], {
-      ...quiet,
-      BASE_URL: references['proxy-html-some-answers']!.baseUrl,
-    });
-    assert.match(
-      run.output,
+    await garbledRun(
+      references['proxy-html-some-answers']!.baseUrl,
+      '@MEDIA-JSON',
       /MEDIA-JSON is charged with it, and the run goes on \(the body is not JSON \([^\n]*\); the same request, sent again, was answered with the list\)/,
-      shown(run),
+      /Received: 200 text\/html[\s\S]*<title>Sign in<\/title>/,
     );
-    assertMediaCharged(run, /Received: 200 text\/html[\s\S]*<title>Sign in<\/title>/);
   });
 
   test('lists that are always a page, a 401 Error without a key: the interface, garbled', async () => {
@@ -222,16 +226,12 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const run = await runSuite(['--grep', '@MEDIA-JSON'], {
-        ...quiet,
-        BASE_URL: `http://127.0.0.1:${port}/api/v1`,
-      });
-      assert.match(
-        run.output,
+      await garbledRun(
+        `http://127.0.0.1:${port}/api/v1`,
+        '@MEDIA-JSON',
         /; the request without a key was answered 401 with an Error: the interface answers at this address\)/,
-        shown(run),
+        /Received: 200 text\/html/,
       );
-      assertMediaCharged(run, /Received: 200 text\/html/);
     } finally {
       server.close();
       server.closeAllConnections();
