@@ -10,17 +10,21 @@
  * - A target that refuses a request for its load (429, 503: throttle.ts) did not process it: the
  *   run pauses as asked (or backs off) and the same request is sent again (run-state.ts bounds
  *   the waiting). That is not a retry of a failed check: no answer was judged.
+ * - A create the response guard could not send again after its kept-alive connection closed
+ *   before the answer (it may have been applied: http/resend.ts) leaves its check undecided: the
+ *   test is blocked, saying which request and what happened, and never passes.
  * - The API key never leaves this module in the clear: requests are described with the
  *   placeholder <API_KEY>, and errors Playwright raises are redacted before they are shown.
  */
 import { type APIRequestContext, type APIResponse, test } from '@playwright/test';
 import { isUtf8 } from 'node:buffer';
 import { redact } from '../reporting/redaction.ts';
+import { notes } from '../reporting/summary.ts';
 import { int64Of, stringifyExact } from './lossless-json.ts';
 import type { ContextUse } from './request-context.ts';
 import { ApiResponse, type Operation, type SentRequest } from './response.ts';
 import type { ResponseGuard } from './response-guard.ts';
-import { type RunState, UNANSWERED_LIMIT } from './run-state.ts';
+import { type RunState, UNANSWERED_LIMIT, WriteBudgetExceeded } from './run-state.ts';
 import { retryDelayMs, throttleReason } from './throttle.ts';
 import { explainTransportError } from './transport-errors.ts';
 
@@ -93,12 +97,11 @@ export interface RequestOptions {
 /** The target kept asking to wait beyond the run's bound: no check can be made. */
 export class RateLimitExhausted extends Error {}
 
-/** The id of a 201 createPet answer, when its body is a JSON object with an int64 id. */
+/** The id of a 201 createPet answer, when its body holds a JSON object with an int64 id. */
 function createdId(response: ApiResponse): bigint | undefined {
-  const body = response.body;
-  if (!body.ok || body.value === null || typeof body.value !== 'object') return undefined;
-  if (Array.isArray(body.value)) return undefined;
-  return int64Of((body.value as Record<string, unknown>).id);
+  const value = response.bodyValue;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return int64Of((value as Record<string, unknown>).id);
 }
 
 /** Whether a create body's name holds a lone surrogate (`\udc00`): half a character. */
@@ -325,6 +328,13 @@ export class PetStoreClient {
           state.accepted(paced);
         }
         this.exchanges.push(answer);
+        // Applied or not, nobody knows: no check can decide on it (not even that it failed).
+        if (answer.outcomeUnknown) {
+          test.skip(
+            true,
+            `${notes.blockedPrefix}no usable answer (${operation ?? method}, ${method} ${sent.url}): ${answer.failure}`,
+          );
+        }
         return answer;
       }
       // The target did not process the request: the run's pace is cut (run-state.ts), and it
@@ -370,17 +380,22 @@ export class PetStoreClient {
       });
       received = await response.body();
     } catch (error) {
-      // The guard cut an answer past the limit, or could not reach the target: it knows why.
+      // The guard cut an answer past the limit, ended a create it could not send again, or could
+      // not reach the target: it knows why.
       const guard = this.options.guard;
+      const ended = guard?.failureOf(sent.method, sent.url);
+      if (ended?.budgetSpent) throw new WriteBudgetExceeded(ended.why);
       const why =
-        guard?.cutOf(sent.method, sent.url) ??
+        ended?.why ??
         this.redact(
           explainTransportError(guard?.connectErrorOf(sent.url) ?? error, this.options.timeoutMs),
         );
       if (operation) state.answered(operation, !/^no answer within/.test(why));
       // Headers may have come, and set a cookie, before the request failed.
       this.contextUse.cookies = true;
-      return ApiResponse.failed(sent, operation, why, Date.now() - started);
+      const failed = ApiResponse.failed(sent, operation, why, Date.now() - started);
+      if (ended?.outcomeUnknown) failed.outcomeUnknown = true;
+      return failed;
     }
     if (operation) state.answered(operation, true);
     const answerHeaders = response.headers();

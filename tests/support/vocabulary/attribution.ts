@@ -1,7 +1,8 @@
 /**
  * Attribution: the problems an answer shows by itself, each charged to the requirement it breaks,
  * so that one deviation fails its own requirement and not every check that met it. Pure functions
- * over answers: the media type (MEDIA-JSON), an Error body's shape and status field, a Pet's shape
+ * over answers: the media type (MEDIA-JSON, also for a body garbled around the interface's JSON,
+ * which the checks then judge: http/garbled.ts), an Error body's shape and status field, a Pet's shape
  * and each of its fields' requirements, a list that is no array, what a create sent against its
  * 201 answer and later reads. Every rule, with the rows a control request decides, is a row of the
  * diagnosis table (diagnosis.ts); the matchers (matchers.ts) apply both, and verdicts.ts records
@@ -49,12 +50,25 @@ export function describeStatus(expected: ExpectedStatus): string {
       : String(expected);
 }
 
-/** Where an answer breaks the media type: a body not sent as application/json. */
+/**
+ * Where an answer breaks the media type: a body not sent as application/json, or not JSON (garbled
+ * or not: the JSON found inside is the shape checks' to judge).
+ */
 export function mediaProblems(response: ApiResponse): Problem[] {
   // An empty body carries no media type; whether one was due is the shape's question.
-  if (response.failure !== undefined || response.text === '' || response.isJson) return [];
-  const type = response.contentType || 'no Content-Type';
-  return [{ requirement: 'MEDIA-JSON', text: `Content-Type is "${type}", not application/json` }];
+  if (response.failure !== undefined || response.text === '') return [];
+  const problems: Problem[] = [];
+  if (!response.isJson) {
+    const type = response.contentType || 'no Content-Type';
+    problems.push({
+      requirement: 'MEDIA-JSON',
+      text: `Content-Type is "${type}", not application/json`,
+    });
+  }
+  // A body too deep to parse may be JSON all the same.
+  const body = response.body;
+  if (!body.ok && !body.unread) problems.push({ requirement: 'MEDIA-JSON', text: body.problem });
+  return problems;
 }
 
 /** The requirement of a Pet's field: its id, categoryId and status have requirements of their own. */
@@ -77,31 +91,43 @@ function unique(problems: Problem[]): Problem[] {
   });
 }
 
-/** The body parsed, or the problems of a body that is not JSON (MEDIA-JSON, and the shape's). */
+/**
+ * The body parsed, or the problems of a body that is not JSON (MEDIA-JSON, and the shape's). A
+ * garbled body that holds the interface's JSON (http/garbled.ts) is MEDIA-JSON's (`garbled`), and
+ * judged on the JSON found.
+ */
 function parsed(
   response: ApiResponse,
   schema: SchemaName,
   shape: RequirementId,
-): { value: JsonValue } | { problems: Problem[] } {
+): { value: JsonValue; garbled: Problem[] } | { problems: Problem[] } {
   const body = response.body;
-  if (body.ok) return { value: body.value };
-  const problems: Problem[] = [];
-  // A body too deep to parse may be JSON all the same: only its shape is charged.
-  if (response.text !== '' && !body.unread) {
-    problems.push({ requirement: 'MEDIA-JSON', text: body.problem });
+  if (body.ok) return { value: body.value, garbled: [] };
+  if (body.salvaged !== undefined) {
+    return { value: body.salvaged, garbled: [{ requirement: 'MEDIA-JSON', text: body.problem }] };
   }
-  problems.push({ requirement: shape, text: `no ${schema} body: ${body.problem}`, blocks: true });
-  return { problems };
+  // A body that is no JSON at all (an HTML page) breaks the media type, the most general rule:
+  // what shape it should have had cannot be judged, and the check is blocked. An empty body, or
+  // one too deep to parse (JSON all the same, maybe), is the shape's.
+  if (response.text !== '' && !body.unread) {
+    return { problems: [{ requirement: 'MEDIA-JSON', text: body.problem, blocks: true }] };
+  }
+  return {
+    problems: [{ requirement: shape, text: `no ${schema} body: ${body.problem}`, blocks: true }],
+  };
 }
 
 /** An Error body: its shape (ERROR-SHAPE) and its status field (ERROR-STATUS-FIELD). */
 export function errorBodyProblems(response: ApiResponse): Problem[] {
   const body = parsed(response, 'Error', 'ERROR-SHAPE');
   if ('problems' in body) return body.problems;
-  const problems: Problem[] = validateBody('Error', body.value).map((violation) => ({
-    requirement: 'ERROR-SHAPE',
-    text: `Error: ${violation.text}`,
-  }));
+  const problems: Problem[] = [
+    ...body.garbled,
+    ...validateBody('Error', body.value).map((violation) => ({
+      requirement: 'ERROR-SHAPE' as const,
+      text: `Error: ${violation.text}`,
+    })),
+  ];
   // Compared as numbers, exactly: 401.0 is the integer 401 to JSON Schema. A status that is no
   // integer at all is the shape's problem, reported above.
   const field = (body.value as Record<string, JsonValue> | null)?.status;
@@ -164,11 +190,14 @@ export function petBodyProblems(
     ),
   );
   const pet = asPet(body.value);
-  if (pet) return { problems, pet };
+  if (pet) return { problems: [...body.garbled, ...problems], pet };
   // No pet to compare: the violations already say why, and stop the check there.
-  if (problems.length > 0)
-    return { problems: problems.map((problem) => ({ ...problem, blocks: true })) };
-  return { problems: notAPet(body.value) };
+  if (problems.length > 0) {
+    return {
+      problems: [...body.garbled, ...problems.map((problem) => ({ ...problem, blocks: true }))],
+    };
+  }
+  return { problems: [...body.garbled, ...notAPet(body.value)] };
 }
 
 /** A Pet as far as it can be read (exact int64 id and categoryId, a string name), or undefined. */
@@ -212,6 +241,7 @@ export function listBodyProblems(
   if (!Array.isArray(body.value)) {
     return {
       problems: [
+        ...body.garbled,
         {
           requirement: 'LIST-200-PETS',
           text: `the body is not an array of Pets but ${short(body.value)}`,
@@ -237,7 +267,7 @@ export function listBodyProblems(
       },
     ];
   });
-  return { problems: unique(problems).slice(0, 8), items };
+  return { problems: [...body.garbled, ...unique(problems).slice(0, 8)], items };
 }
 
 /**
@@ -401,7 +431,7 @@ export function beyondDoubleRange(value: bigint): boolean {
 
 /** The pet an answer carries, read as far as it can be (undefined when it carries none). */
 export function petIn(response: ApiResponse): Pet | undefined {
-  return response.body.ok ? asPet(response.body.value) : undefined;
+  return asPet(response.bodyValue);
 }
 
 /**
@@ -410,7 +440,7 @@ export function petIn(response: ApiResponse): Pet | undefined {
  * requirements. Empty when the answer is no array.
  */
 export function idsIn(response: ApiResponse): Set<bigint> {
-  const value = response.body.ok ? response.body.value : undefined;
+  const value = response.bodyValue;
   const ids = new Set<bigint>();
   if (!Array.isArray(value)) return ids;
   for (const item of value) {
@@ -424,7 +454,7 @@ export function idsIn(response: ApiResponse): Set<bigint> {
 
 /** The pets a list answer carries, those that can be read (none when it is no array). */
 export function petsIn(response: ApiResponse): Pet[] {
-  const value = response.body.ok ? response.body.value : undefined;
+  const value = response.bodyValue;
   return Array.isArray(value)
     ? value.map(asPet).filter((pet): pet is Pet => pet !== undefined)
     : [];

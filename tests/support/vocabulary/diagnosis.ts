@@ -27,7 +27,7 @@ import {
   petStatuses,
 } from '../http/client.ts';
 import type { SentPet } from './attribution.ts';
-import { asPet, beyondDoubleRange, idsIn, isSizeRefusal, petIn, petsIn } from './attribution.ts';
+import { beyondDoubleRange, idsIn, isSizeRefusal, petIn, petsIn } from './attribution.ts';
 import {
   type ListQuery,
   listQueryOf,
@@ -197,11 +197,29 @@ const answerRows: readonly Row<'answer'>[] = [
   {
     id: 'not-json',
     reads: 'answer',
-    when: 'a body is not JSON',
+    when: 'a body is no JSON at all (an HTML page, plain text)',
     implies:
-      'MEDIA-JSON, and the shape the check needed (PET-SHAPE, ERROR-SHAPE, LIST-200-PETS), which blocks it',
+      'MEDIA-JSON alone, which blocks the check: the shape it needed cannot be judged (an empty body, or one nested too deep to read, is the shape’s: PET-SHAPE, ERROR-SHAPE, LIST-200-PETS)',
     charges: ['MEDIA-JSON', 'PET-SHAPE', 'ERROR-SHAPE', 'LIST-200-PETS'],
     appliedIn: 'attribution.ts, parsed',
+  },
+  {
+    id: 'garbled-json',
+    reads: 'answer',
+    when: 'a body is not JSON but holds the interface’s JSON, garbled: behind a byte order mark, after a warning printed before it, before text after it',
+    implies:
+      'MEDIA-JSON alone: the checks go on judging the JSON found (its shape, its counts); a body with no JSON in it (an HTML page) is not-json’s',
+    charges: ['MEDIA-JSON'],
+    appliedIn: 'http/garbled.ts; attribution.ts, mediaProblems and parsed',
+  },
+  {
+    id: 'outcome-unknown',
+    reads: 'answer',
+    when: 'a create’s kept-alive connection closed after the request was written, before any answer (the target may have applied it)',
+    implies:
+      'nothing charged, and the create not sent again: its test is blocked, undecided (a conformant target may close a kept-alive connection at any time); the same on a new connection is no-answer’s',
+    charges: [],
+    appliedIn: 'http/resend.ts; http/client.ts',
   },
   {
     id: 'error-body',
@@ -1258,7 +1276,7 @@ export async function diagnoseShort(
       if (!usable(read)) return;
       if (read.status === 404) verdict.lost.add(pet.id);
       if (read.status !== 200) return;
-      const status = asPet(read.json)?.status;
+      const status = petIn(read)?.status;
       const other = query.status !== undefined && status !== undefined && status !== query.status;
       if (pet.status !== undefined && status !== undefined && status !== pet.status && other) {
         verdict.elsewhere.add(pet.id);

@@ -22,13 +22,13 @@ import { idsAmong } from '../../../requirements/catalogue.ts';
 import { PetStoreClient } from '../http/client.ts';
 import { WorkerRequestContext } from '../http/request-context.ts';
 import { startResponseGuard } from '../http/response-guard.ts';
-import { RunState } from '../http/run-state.ts';
+import { RunState, WriteBudgetExceeded } from '../http/run-state.ts';
 import { checkFailure, exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
 import {
   authorizationNameOf,
   preflightFailureOf,
-  preflightNoteOf,
+  preflightNotesOf,
 } from '../setup/preflight-results.ts';
 import { petNamePrefix, settings } from '../setup/settings.ts';
 import type { Target } from '../setup/targets.ts';
@@ -123,6 +123,20 @@ function stateOf(states: Map<string, TargetState>, target: Target): TargetState 
     states.set(target.name, state);
   }
   return state;
+}
+
+/** The run's target whose base address `url` lies below (the longest, if several do). */
+function targetOf(url: string): Target | undefined {
+  const address = new URL(url);
+  const below = settings.targets.filter((target) => {
+    const base = new URL(target.baseUrl);
+    return (
+      base.protocol === address.protocol &&
+      base.host === address.host &&
+      address.pathname.startsWith(base.pathname.replace(/\/*$/, '/'))
+    );
+  });
+  return below.sort((a, b) => b.baseUrl.length - a.baseUrl.length)[0];
 }
 
 // Every fixture of the suite is boxed whole ('self'): it is plumbing, not a step a reader of the
@@ -224,8 +238,10 @@ export const test = base.extend<
       }
       // What the preflight met that breaks a requirement without stopping the run: a finding of
       // the test of that requirement, once per run.
-      const note = preflightNoteOf(target.name);
-      if (note && idsAmong(testInfo.tags)[0] === note.requirement) {
+      const first = idsAmong(testInfo.tags)[0];
+      for (const note of preflightNotesOf(target.name).filter(
+        (each) => each.requirement === first,
+      )) {
         testInfo.annotations.push({ type: 'requests', description: '1' });
         testInfo.annotations.push({
           type: notes.finding,
@@ -250,10 +266,23 @@ export const test = base.extend<
   // and, over https, verifies the target's certificate: the HTTPS setting is passed to it here
   // (Playwright's browser-context options reach no request context of the suite: see `base`).
   requestContext: [
-    async ({ playwright }, use) => {
+    async ({ playwright, targetStates }, use) => {
       const guard = await startResponseGuard(settings.maxResponseBytes, {
         insecureTls: settings.insecureTls,
         ...settings.connection,
+        // A create sent again (nothing of it was written the first time) is another create
+        // request: it takes one from its target's write budget, or is not sent.
+        mayResend: ({ url }) => {
+          const target = targetOf(url);
+          if (!target) return true;
+          try {
+            stateOf(targetStates, target).runState.reserveCreate();
+            return true;
+          } catch (error) {
+            if (error instanceof WriteBudgetExceeded) return false;
+            throw error;
+          }
+        },
       });
       const shared = new WorkerRequestContext(
         () => playwright.request.newContext(),
