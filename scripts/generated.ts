@@ -192,6 +192,7 @@ export async function renderSections(file: string): Promise<string> {
 export async function renderDiagnosisTable(): Promise<string> {
   const { diagnosisTable } = await import('../tests/support/vocabulary/diagnosis.ts');
   const groups: [string, string][] = [
+    ['preflight', 'The preflight’s request (GET /pets?limit=1, before any test)'],
     ['answer', 'What an answer shows by itself (no control request)'],
     ['status', 'A status other than the one the check expected, or a 5xx'],
     ['count', 'A 200 list holding another number of pets than its limit allows'],

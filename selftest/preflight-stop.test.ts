@@ -85,7 +85,6 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
 
   for (const [variant, requirement, answer] of [
     ['list-wrapped', 'LIST-200-PETS', /Received: 200 application\/json[^\n]*\n {2}\{"items":\[/],
-    ['list-min-exclusive', 'LIST-LIMIT-MIN', /Received: 400 application\/json/],
   ] as const) {
     test(`one target: ${variant} fails ${requirement}, with the preflight's request`, async () => {
       const reports = join(dir, variant);
@@ -110,6 +109,23 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
       );
     });
   }
+
+  test('limit=1 refused, the list without limit answered: the run goes on, LIST-LIMIT-MIN alone fails', async () => {
+    const run = await runSuite(['--grep', '@LIST-LIMIT-MIN|@LIST-200-PETS'], {
+      ...quiet,
+      BASE_URL: references['list-min-exclusive']!.baseUrl,
+    });
+    assert.match(run.output, /limit=1 was refused: LIST-LIMIT-MIN is charged/, shown(run));
+    assert.doesNotMatch(run.output, /Preflight failed/, shown(run));
+    assert.ok(run.summary, `conformance.json written${shown(run)}`);
+    assert.deepEqual(failedIds(run.summary), ['LIST-LIMIT-MIN'], shown(run));
+    assert.equal(verdictOf(run.summary, 'LIST-200-PETS'), 'passed', shown(run));
+    const failures = run.summary.requirements.find((item) => item.id === 'LIST-LIMIT-MIN')!;
+    assert.ok(
+      failures.failures.some((failure) => /met by the preflight/.test(failure.message)),
+      `the preflight's answer among LIST-LIMIT-MIN's failures${shown(run)}`,
+    );
+  });
 
   test('two shards merged: the merged summary shows the requirement failed', async () => {
     const env = {

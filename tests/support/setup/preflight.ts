@@ -142,6 +142,18 @@ async function checkTargets(): Promise<void> {
           expected: '200 with the list of pets, a JSON array in application/json',
         });
       }
+      // limit=1, the documented minimum, refused, where the list without limit is answered.
+      if (result.limitRefused) {
+        console.log(
+          `${who}The preflight's list with limit=1 was refused: LIST-LIMIT-MIN is charged.`,
+        );
+        noted.push({
+          requirement: 'LIST-LIMIT-MIN',
+          problem: `status ${result.limitRefused.status} to limit=1, the documented minimum, though the list without limit is answered 200`,
+          exchange: result.limitRefused,
+          expected: '200 with a list of at most one pet (limit=1 is the documented minimum)',
+        });
+      }
       if (noted.length > 0) notes[target.name] = noted;
       if (result.authorizationName !== authorizationName) {
         names[target.name] = result.authorizationName;

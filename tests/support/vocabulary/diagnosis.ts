@@ -76,9 +76,12 @@ export interface Deviations {
 export type DeviationKind = keyof Deviations;
 
 /** One row of the table: its prose (for the docs) and, for rows with a control, its logic. */
-export interface Row<K extends DeviationKind | 'answer' = DeviationKind> {
+export interface Row<K extends DeviationKind | 'answer' | 'preflight' = DeviationKind> {
   id: string;
-  /** The deviation it reads; `answer`: what an answer shows by itself, decided without a control. */
+  /**
+   * The deviation it reads; `answer`: what an answer shows by itself, decided where `appliedIn`
+   * says; `preflight`: the preflight's request, before any test (setup/preflight-check.ts).
+   */
   reads: K;
   /** When the row applies. */
   when: string;
@@ -333,7 +336,74 @@ const answerRows: readonly Row<'answer'>[] = [
   },
 ];
 
-export const diagnosisTable: readonly Row<DeviationKind | 'answer'>[] = [
+/**
+ * The preflight's request (GET /pets?limit=1, before any test: setup/preflight-check.ts, which
+ * may not import this folder): its rules, as it applies them. A run stops only where nothing
+ * could be checked; elsewhere the requirement is charged and the run goes on.
+ */
+const preflightRows: readonly Row<'preflight'>[] = [
+  {
+    id: 'preflight-header-name',
+    reads: 'preflight',
+    when: 'the key is refused (401, 403) under the header name Authorization',
+    control: 'the same request with the name in lower case, authorization',
+    implies:
+      'accepted: AUTH-BEARER (names are case-insensitive), and the run goes on under that spelling; refused too: the key is wrong, and the run stops, nothing charged',
+    charges: ['AUTH-BEARER'],
+    appliedIn: 'setup/preflight-check.ts, preflight',
+  },
+  {
+    id: 'preflight-5xx-not-again',
+    reads: 'preflight',
+    when: 'the preflight’s request is answered with a 5xx (not 503)',
+    control: 'the same request once more, at once',
+    implies:
+      'no 5xx this time: NO-5XX, and the run goes on; the same 5xx: the run stops, the list failing',
+    charges: ['NO-5XX'],
+    appliedIn: 'setup/preflight-check.ts, preflight',
+  },
+  {
+    id: 'preflight-limit-refused',
+    reads: 'preflight',
+    when: 'limit=1 is refused with a 400 Error',
+    control: 'the same list without limit',
+    implies:
+      'answered: LIST-LIMIT-MIN, and the run goes on; refused too: LIST-200-PETS, and the run stops (no check can be made without the list)',
+    charges: ['LIST-LIMIT-MIN', 'LIST-200-PETS'],
+    appliedIn: 'setup/preflight-check.ts, preflight',
+  },
+  {
+    id: 'preflight-garbled',
+    reads: 'preflight',
+    when: 'the answer is not JSON',
+    control:
+      'the JSON inside it (garbled-json); else the same request once more, then without a key',
+    implies:
+      'the list, or a 401 with an Error: the interface answers there, MEDIA-JSON, and the run goes on; nothing like the interface: another service at that address, the run stops, nothing charged',
+    charges: ['MEDIA-JSON'],
+    appliedIn: 'setup/preflight-check.ts, preflight',
+  },
+  {
+    id: 'preflight-not-found',
+    reads: 'preflight',
+    when: 'the answer is a 404',
+    implies:
+      'with an Error body: the interface, not at paths relative to this base address, BASE-V1; without one: a wrong address, nothing charged; the run stops either way',
+    charges: ['BASE-V1'],
+    appliedIn: 'setup/preflight-check.ts, judge',
+  },
+  {
+    id: 'preflight-not-a-list',
+    reads: 'preflight',
+    when: 'the answer is JSON, but no array',
+    implies: 'LIST-200-PETS, and the run stops',
+    charges: ['LIST-200-PETS'],
+    appliedIn: 'setup/preflight-check.ts, judge',
+  },
+];
+
+export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'>[] = [
+  ...preflightRows,
   ...answerRows,
   // What a status not the one expected is charged to.
   row({
