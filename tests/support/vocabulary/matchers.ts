@@ -12,6 +12,7 @@
  * failure, and the control requests go out in the same order every run (a replay shows them).
  */
 import { expect as baseExpect } from '@playwright/test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { type ApiResponse, type Pet, petStatuses } from '../http/client.ts';
 import { type JsonValue, int64Of } from '../http/lossless-json.ts';
@@ -140,13 +141,30 @@ async function errorProblems(response: ApiResponse, status: ExpectedStatus, own:
 }
 
 /**
- * A read of a pet this worker created, held to it (storedProblems); not when two creates of the
- * run, in any worker, were answered with its id: which pet the id names is no longer known, and
- * the two creates are PET-ID-UNIQUE's or PET-ID-ASSIGNED's business.
+ * How long a read that shows another pet under a known pet's id waits before it asks the run's
+ * record again: another worker's create answered with the same id may be on its way to it (the
+ * target stored that pet before its 201 reached the worker that sent it).
  */
-function readProblems(known: KnownPet, read: Pet, where: string): Problem[] {
-  const problems = storedProblems(known, read, where);
-  return problems.length > 0 && isContested(known.id) ? [] : problems;
+const recordLagMs = 250;
+
+/**
+ * Reads of pets this worker created, each held to it (storedProblems); not when two creates of
+ * the run, in any worker, were answered with its id: which pet the id names is no longer known,
+ * and the two creates are PET-ID-UNIQUE's or PET-ID-ASSIGNED's business. A read that shows
+ * something else asks the run's record once more, a moment later (recordLagMs), so that four
+ * workers charge as one would.
+ */
+async function readProblems(
+  reads: readonly { known: KnownPet; read: Pet; where: string }[],
+): Promise<Problem[]> {
+  const found = reads.flatMap(({ known, read, where }) =>
+    isContested(known.id)
+      ? []
+      : storedProblems(known, read, where).map((problem) => ({ known, problem })),
+  );
+  if (found.length === 0) return [];
+  await sleep(recordLagMs);
+  return found.filter(({ known }) => !isContested(known.id)).map(({ problem }) => problem);
 }
 
 /**
@@ -157,17 +175,18 @@ function readProblems(known: KnownPet, read: Pet, where: string): Problem[] {
  * (LIST-NO-DUPLICATES), unless two creates were answered with that id (known-pets.ts), or the id
  * lies beyond 2^53 and the list shows other such ids naming different pets: ids a double merged.
  */
-function listedProblems(items: readonly unknown[]): Problem[] {
-  const problems: Problem[] = [];
+async function listedProblems(items: readonly unknown[]): Promise<Problem[]> {
   const contents = new Map<bigint, string[]>();
+  const reads: { known: KnownPet; read: Pet; where: string }[] = [];
   for (const item of items) {
     const pet = asPet(item as never);
     if (!pet) continue;
     const content = JSON.stringify([pet.name, String(pet.categoryId), pet.status]);
     contents.set(pet.id, [...(contents.get(pet.id) ?? []), content]);
     const known = knownPets().get(pet.id);
-    if (known) problems.push(...readProblems(known, pet, 'in the list'));
+    if (known) reads.push({ known, read: pet, where: 'in the list' });
   }
+  const problems = await readProblems(reads);
   const mixed = (shown: string[]) => new Set(shown).size > 1;
   const merging = [...contents].some(([id, shown]) => beyondDoubleRange(id) && mixed(shown));
   for (const [id, shown] of contents) {
@@ -334,7 +353,7 @@ async function listProblems(response: ApiResponse, expected: ListExpectation, ow
       );
     }
   }
-  problems.push(...listedProblems(items));
+  problems.push(...(await listedProblems(items)));
   return problems;
 }
 
@@ -365,7 +384,7 @@ async function readBackProblems(response: ApiResponse, known: KnownPet): Promise
     });
     return problems;
   }
-  return [...problems, ...readProblems(known, pet, 'getPet')];
+  return [...problems, ...(await readProblems([{ known, read: pet, where: 'getPet' }]))];
 }
 
 /** A 201 answer for a NewPet: status, shape, what was sent. */
