@@ -107,8 +107,11 @@ export interface ControlContext {
   api: PetStoreClient;
   /** An ordinary categoryId of the target (1, or one it declared). */
   categoryId: () => bigint;
-  /** A pet that exists, for the controls of getPet (one of the run's, created once if need be). */
-  existing: () => Promise<Pet>;
+  /**
+   * A pet that exists, for the controls of getPet (one of the run's, created once if need be);
+   * undefined when none could be had: the control cannot be asked.
+   */
+  existing: () => Promise<Pet | undefined>;
   /** The categoryIds the target declared (CONFORMANCE_CATEGORY_IDS), if it did. */
   categoryIds?: readonly bigint[];
 }
@@ -512,7 +515,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     conclude: async ({ answer, expected }, ask) => {
       if (expected !== '401' || !keyless(answer) || !answer.operation) return;
       const ordinary = await ordinaryKeyless(answer.operation, ask);
-      if (!usable(ordinary) || ordinary.status === 401) return;
+      if (!ordinary || !usable(ordinary) || ordinary.status === 401) return;
       return {
         charge: 'AUTH-401-MISSING',
         why: `status ${answer.status} without a key; ${answer.operation} with ordinary input and no key was answered ${ordinary.status} too: the operation authenticates nothing`,
@@ -1116,7 +1119,10 @@ function newPetOf({ answer, newPet }: Deviations['status']): SentPet | undefined
 }
 
 /** The operation without a key and with ordinary input: the control of an order rule. */
-async function ordinaryKeyless(operation: Operation, ask: Ask): Promise<ApiResponse> {
+async function ordinaryKeyless(
+  operation: Operation,
+  ask: Ask,
+): Promise<ApiResponse | undefined> {
   if (operation === 'listPets') return ask.controls.api.listPets({}, { credentials: 'none' });
   if (operation === 'createPet') {
     return ask.create(
@@ -1125,7 +1131,7 @@ async function ordinaryKeyless(operation: Operation, ask: Ask): Promise<ApiRespo
     );
   }
   const pet = await ask.controls.existing();
-  return ask.controls.api.getPet(pet.id, { credentials: 'none' });
+  return pet && ask.controls.api.getPet(pet.id, { credentials: 'none' });
 }
 
 /**

@@ -388,7 +388,7 @@ export const test = base.extend<
       const restore = useControls({
         api,
         categoryId: () => pets.categoryId(),
-        existing: () => pets.existing(),
+        existing: () => pets.existingForControl(),
         ...(pets.categoryIds ? { categoryIds: pets.categoryIds } : {}),
       });
       await use();
