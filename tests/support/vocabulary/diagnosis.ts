@@ -1119,10 +1119,7 @@ function newPetOf({ answer, newPet }: Deviations['status']): SentPet | undefined
 }
 
 /** The operation without a key and with ordinary input: the control of an order rule. */
-async function ordinaryKeyless(
-  operation: Operation,
-  ask: Ask,
-): Promise<ApiResponse | undefined> {
+async function ordinaryKeyless(operation: Operation, ask: Ask): Promise<ApiResponse | undefined> {
   if (operation === 'listPets') return ask.controls.api.listPets({}, { credentials: 'none' });
   if (operation === 'createPet') {
     return ask.create(
