@@ -29,6 +29,13 @@ export default tseslint.config(
     },
   },
   {
+    // The matchers are asynchronous (a failed check may send the diagnosis' control requests): one
+    // not awaited would judge nothing before the test ends.
+    files: ['tests/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     // Requests side by side must all settle before a failure ends the test (vocabulary/together.ts).
     files: ['tests/support/vocabulary/*.ts'],
     ignores: ['tests/support/vocabulary/together.ts'],

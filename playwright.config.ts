@@ -6,8 +6,10 @@
  * file of targets), each target is a project of its own and all run in parallel.
  */
 import module from 'node:module';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ReporterDescription, defineConfig } from '@playwright/test';
+import { catalogue } from './requirements/catalogue.ts';
 import { reportPaths } from './tests/support/reporting/paths.ts';
 import { factsKey, sharedTargetsKey, targetFacts } from './tests/support/reporting/summary.ts';
 import { runFacts, settings } from './tests/support/setup/settings.ts';
@@ -32,9 +34,24 @@ if (compileCache) process.env.NODE_COMPILE_CACHE ??= compileCache;
 const reporter: ReporterDescription[] = [
   [here(`./tests/support/reporting/redacting-reporter${ext}`)],
   [process.env.CI ? 'dot' : 'list'],
-  // CONFORMANCE_REPORTS chooses among these (default: all three); the summary is always written.
+  // CONFORMANCE_REPORTS chooses among these (default: all four); the summary is always written.
   ...settings.reports.map((format): ReporterDescription => {
     if (format === 'html') return ['html', { outputFolder: reportPaths.html, open: 'never' }];
+    // The Common Test Report Format, from its maintained reporter: one test per check, its
+    // requirements as tags. The conformance reporter then sets back to failed a failure the
+    // baseline tolerates, which this reporter, reading Playwright's expectation, calls passed.
+    if (format === 'ctrf') {
+      return [
+        'playwright-ctrf-json-reporter',
+        {
+          outputDir: dirname(reportPaths.ctrf),
+          outputFile: basename(reportPaths.ctrf),
+          testType: 'api',
+          appName: catalogue.interface,
+          appVersion: catalogue.interfaceVersion,
+        },
+      ];
+    }
     return [format, { outputFile: format === 'json' ? reportPaths.results : reportPaths.junit }];
   }),
   ...(settings.shard.total > 1

@@ -2,12 +2,13 @@
  * `petstore-conformance [options]`: checks a target. The options become the suite's settings
  * (environment variables, as docs/configuration.md lists them), the settings are checked here
  * before anything is sent, then Playwright runs the suite as built beside this file, writing every
- * report under the current folder. The exit code is read from the summary (exit-codes.ts).
+ * report under the current folder. The exit code is the gate the run wrote in its summary
+ * (conformance.json's `gate`, decided by reporting/gate.ts).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Outcome, exitCodes, isOverview, outcomeOf, worstOf } from './exit-codes.ts';
-import type { Summary } from '../tests/support/reporting/summary.ts';
+import { type Gate, exitCodes } from '../tests/support/reporting/gate.ts';
+import { verdictFiles } from '../tests/support/reporting/paths.ts';
 import { SetupError } from '../tests/support/setup/setup-error.ts';
 import { runPlaywright } from './suite.ts';
 import { UsageError } from './usage.ts';
@@ -18,6 +19,7 @@ export interface CheckOptions {
   reportDir?: string;
   grep?: string;
   targets?: string;
+  baseline?: string;
   shareWorkers?: boolean;
   shard?: string;
   workers?: string;
@@ -39,6 +41,9 @@ export async function settingsOf(options: CheckOptions): Promise<void> {
   if (options.baseUrl !== undefined) env.BASE_URL = options.baseUrl;
   if (options.readOnly) env.CONFORMANCE_READONLY = '1';
   if (options.targets !== undefined) env.CONFORMANCE_TARGETS = options.targets;
+  if (options.baseline === '') throw new UsageError('--baseline is empty: give the file');
+  if (options.baseline !== undefined) env.CONFORMANCE_BASELINE = options.baseline;
+  if (env.CONFORMANCE_BASELINE) env.CONFORMANCE_BASELINE = resolve(env.CONFORMANCE_BASELINE);
   if (options.shareWorkers) env.CONFORMANCE_SHARE_WORKERS = '1';
   if (options.workers !== undefined) env.CONFORMANCE_WORKERS = options.workers;
   if (options.reportDir !== undefined) env.CONFORMANCE_REPORT_DIR = options.reportDir;
@@ -67,32 +72,24 @@ async function checkSettings(): Promise<void> {
   }
 }
 
-function readJson(path: string): unknown {
-  return JSON.parse(readFileSync(path, 'utf8'));
-}
-
-/** The outcome of the run from the summary it wrote, or incomplete when it wrote none. */
-export function outcomeOfRun(reportDir: string): Outcome {
+/** The run's gate, as its summary (or overview) recorded it; incomplete when it wrote none. */
+export function gateOfRun(reportDir: string): Gate {
   const file = join(reportDir, 'conformance.json');
-  if (!existsSync(file)) {
-    return {
+  const written = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { gate?: Gate })
+    : undefined;
+  return (
+    written?.gate ?? {
       code: exitCodes.incomplete,
       why: 'incomplete (the run wrote no summary: see the output above)',
-    };
-  }
-  const written = readJson(file);
-  if (!isOverview(written)) return outcomeOf(written as Summary);
-  const outcomes = written.targets.map((target) => {
-    const path = join(reportDir, target.summary.replace(/\.html$/, '.json'));
-    return existsSync(path)
-      ? outcomeOf(readJson(path) as Summary)
-      : { code: exitCodes.incomplete, why: `${target.name}: incomplete (no summary)` };
-  });
-  if (outcomes.length === 0) {
-    return { code: exitCodes.incomplete, why: 'incomplete (no target was checked)' };
-  }
-  const worst = worstOf(outcomes);
-  return { code: worst.code, why: `${outcomes.length} targets, the worst ${worst.why}` };
+      newFailures: [],
+    }
+  );
+}
+
+/** Removes the verdict files an earlier run left: none must stand for this run's verdict. */
+export function removeVerdicts(reportDir: string): void {
+  for (const name of verdictFiles) rmSync(join(reportDir, name), { force: true });
 }
 
 /** Runs the suite; resolves to the exit code. */
@@ -100,8 +97,7 @@ export async function check(options: CheckOptions): Promise<number> {
   await settingsOf(options);
   await checkSettings();
   const reportDir = process.env.CONFORMANCE_REPORT_DIR!;
-  // A summary left by an earlier run must not stand for this one's verdict.
-  rmSync(join(reportDir, 'conformance.json'), { force: true });
+  removeVerdicts(reportDir);
 
   const exited = await runPlaywright('test', [
     // Playwright's own scratch folder, beside the reports: never inside node_modules.
@@ -111,17 +107,17 @@ export async function check(options: CheckOptions): Promise<number> {
     ...(options.shard !== undefined ? [`--shard=${options.shard}`] : []),
     ...options.playwrightArgs,
   ]);
-  return report(outcomeOfRun(reportDir), exited);
+  return report(gateOfRun(reportDir), exited);
 }
 
 /** Prints the exit code and why; Playwright's own failure is never read as conformance. */
-export function report(outcome: Outcome, exited: number | null): number {
-  // Playwright's own failure with every requirement passed (a check charged to none, a reporter
-  // error) is not a verdict of conformance: the run is reported incomplete.
-  if (outcome.code === exitCodes.conformant && exited !== 0) {
-    outcome.code = exitCodes.incomplete;
-    outcome.why = `incomplete (Playwright exited with ${exited ?? 'an error'} though no requirement failed)`;
+export function report(gate: Gate, exited: number | null): number {
+  // The gate returns Playwright the status it implies: Playwright failing with a gate of 0 is a
+  // failure of the run itself (a reporter's error), not a verdict: the run is reported incomplete.
+  if (gate.code === exitCodes.conformant && exited !== 0) {
+    gate.code = exitCodes.incomplete;
+    gate.why = `incomplete (Playwright exited with ${exited ?? 'an error'} though the gate passed)`;
   }
-  console.log(`petstore-conformance: exit ${outcome.code}, ${outcome.why}.`);
-  return outcome.code;
+  console.log(`petstore-conformance: exit ${gate.code}, ${gate.why}.`);
+  return gate.code;
 }

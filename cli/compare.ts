@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Summary, Verdict } from '../tests/support/reporting/summary.ts';
-import { exitCodes, isOverview } from './exit-codes.ts';
+import { exitCodes } from '../tests/support/reporting/gate.ts';
+import { isOverview } from '../tests/support/reporting/overview.ts';
 import { UsageError } from './usage.ts';
 
 /** Each requirement's verdict, keyed `ID` (or `target › ID` in a run of several targets). */

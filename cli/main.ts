@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 /**
- * The `petstore-conformance` command (package.json `bin`): checks a target, serves the bundled
- * reference, or compares two runs. See usage.ts for the options and exit codes.
+ * The `petstore-conformance` command (package.json `bin`): checks a target; serves the bundled
+ * reference; compares two runs; merges shards; makes a baseline; bundles the reports and verifies
+ * a bundle. See usage.ts for the options and exit codes.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { check } from './check.ts';
+import { exitCodes } from '../tests/support/reporting/gate.ts';
+import { baseline } from './baseline.ts';
+import { bundleCommand } from './bundle.ts';
+import { check, settingsOf } from './check.ts';
 import { compare } from './compare.ts';
-import { exitCodes } from './exit-codes.ts';
 import { merge } from './merge.ts';
 import { serve } from './serve.ts';
 import { UsageError, helpText } from './usage.ts';
+import { verify } from './verify.ts';
 
 const version: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -37,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
       'report-dir': { type: 'string' },
       grep: { type: 'string' },
       targets: { type: 'string' },
+      baseline: { type: 'string' },
       'share-workers': { type: 'boolean' },
       shard: { type: 'string' },
       workers: { type: 'string' },
@@ -77,11 +82,39 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError("merge takes the folder of the shards' blob reports");
     return merge(rest[0], values['report-dir']);
   }
+  if (command === 'baseline') {
+    only([], 'baseline');
+    if (rest.length !== 1) throw new UsageError("baseline takes a run's conformance.json");
+    return baseline(rest[0]!);
+  }
+  if (command === 'bundle') {
+    only(['report-dir'], 'bundle');
+    if (rest.length > 0) throw new UsageError('bundle takes no arguments (--report-dir: where)');
+    await settingsOf({ reportDir: values['report-dir'], playwrightArgs: [] });
+    return bundleCommand(process.env.CONFORMANCE_REPORT_DIR!);
+  }
+  if (command === 'verify') {
+    only([], 'verify');
+    if (rest.length !== 1) throw new UsageError('verify takes one report bundle (.tar.gz)');
+    return verify(rest[0]);
+  }
   if (command !== undefined) {
-    throw new UsageError(`unknown command "${command}" (commands: serve, compare, merge)`);
+    throw new UsageError(
+      `unknown command "${command}" (commands: serve, compare, merge, baseline, bundle, verify)`,
+    );
   }
   only(
-    ['base-url', 'read-only', 'report-dir', 'grep', 'targets', 'share-workers', 'shard', 'workers'],
+    [
+      'base-url',
+      'read-only',
+      'report-dir',
+      'grep',
+      'targets',
+      'baseline',
+      'share-workers',
+      'shard',
+      'workers',
+    ],
     'a check',
   );
   return check({
@@ -90,6 +123,7 @@ async function main(argv: string[]): Promise<number> {
     reportDir: values['report-dir'],
     grep: values.grep,
     targets: values.targets,
+    baseline: values.baseline,
     shareWorkers: values['share-workers'],
     shard: values.shard,
     workers: values.workers,

@@ -4,9 +4,8 @@
  * into the report folder, as one unsharded run would have written it. Needs no target and no key.
  * `npm run merge` in a checkout is the same (scripts/merge.ts).
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { outcomeOfRun, report, settingsOf } from './check.ts';
+import { existsSync, readdirSync } from 'node:fs';
+import { gateOfRun, removeVerdicts, report, settingsOf } from './check.ts';
 import { runPlaywright } from './suite.ts';
 import { UsageError } from './usage.ts';
 
@@ -28,8 +27,7 @@ export async function mergeReports(folder: string | undefined): Promise<number |
 /** The command's merge: the reports under --report-dir (or ./conformance-reports), its exit code the verdict's. */
 export async function merge(folder: string | undefined, reportDir?: string): Promise<number> {
   await settingsOf({ reportDir, playwrightArgs: [] });
-  // A summary left by an earlier run must not stand for this merge's verdict.
-  rmSync(join(process.env.CONFORMANCE_REPORT_DIR!, 'conformance.json'), { force: true });
+  removeVerdicts(process.env.CONFORMANCE_REPORT_DIR!);
   const exited = await mergeReports(folder);
-  return report(outcomeOfRun(process.env.CONFORMANCE_REPORT_DIR!), exited);
+  return report(gateOfRun(process.env.CONFORMANCE_REPORT_DIR!), exited);
 }

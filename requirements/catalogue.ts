@@ -60,3 +60,20 @@ export function sectionTitle(section: string): string {
 export function idsAmong(tags: readonly string[]): RequirementId[] {
   return tags.map((tag) => tag.replace(/^@/, '')).filter(isRequirementId);
 }
+
+/** coverage.json beside this file: every test of the suite, by the requirements it checks. */
+export const coverageFile = new URL('./coverage.json', import.meta.url);
+
+let testCount: number | undefined;
+
+/** How many tests the suite holds for one target (each listed in coverage.json, by file and title). */
+export function suiteTestCount(): number {
+  testCount ??= new Set(
+    (
+      JSON.parse(readFileSync(coverageFile, 'utf8')) as {
+        requirements: { tests: { file: string; title: string }[] }[];
+      }
+    ).requirements.flatMap((item) => item.tests.map(({ file, title }) => `${file} › ${title}`)),
+  ).size;
+  return testCount;
+}

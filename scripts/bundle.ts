@@ -1,41 +1,20 @@
 /**
- * The release bundle: one file, reports/conformance-report-<run id>.tar.gz, holding the summary
- * (conformance.html, conformance.json), the JUnit XML and Playwright's HTML report of the last
- * run, under one folder. Attach it to a release:
+ * `npm run bundle`: the release bundle of the last run in a checkout,
+ * reports/conformance-report-<run id>.tar.gz (or in CONFORMANCE_REPORT_DIR, like the suite), with
+ * the in-toto statement that lists its files. The installed command's `bundle` is the same
+ * (cli/bundle.ts). Attach it to a release:
  *
  *   npm run conformance; npm run bundle
- *   gh release upload v1.2.3 reports/conformance-report-*.tar.gz
- *
- * Reads and writes CONFORMANCE_REPORT_DIR when it is set, like the suite.
+ *   gh release upload v1.2.3 reports/conformance-report-*.tar.gz reports/conformance.html
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, relative } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { reportDir, reportPaths } from '../tests/support/reporting/paths.ts';
-import { type TarEntry, fileEntry, folderEntries, tar } from './tar.ts';
+import { bundleCommand } from '../cli/bundle.ts';
+import { UsageError } from '../cli/usage.ts';
+import { reportDir } from '../tests/support/reporting/paths.ts';
 
-const wanted = [reportPaths.summaryHtml, reportPaths.summaryJson, reportPaths.junit];
-const missing = [...wanted, reportPaths.html].filter((path) => !existsSync(path));
-if (missing.length > 0) {
-  console.error(
-    `Nothing to bundle: ${missing.map((path) => relative(process.cwd(), path)).join(', ')} ` +
-      'missing. Run the suite first (npm run conformance).',
-  );
-  process.exit(1);
-}
-
-const { runId } = JSON.parse(readFileSync(reportPaths.summaryJson, 'utf8')) as { runId: string };
-const root = `conformance-report-${runId}`;
-const entries: TarEntry[] = [
-  { path: root, type: 'directory', mtime: new Date() },
-  ...wanted.map((file) => fileEntry(file, `${root}/${basename(file)}`)),
-  ...folderEntries(reportPaths.html, `${root}/html`),
-];
-const bundle = `${reportDir}/${root}.tar.gz`;
-writeFileSync(bundle, gzipSync(tar(entries), { level: 9 }));
-
-const shown = relative(process.cwd(), bundle);
-console.log(
-  `Bundle: ${shown.startsWith('..') ? bundle : shown} (${entries.length} entries). ` +
-    `Open ${root}/conformance.html after extracting it.`,
+bundleCommand(reportDir).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof UsageError ? `npm run bundle: ${error.message}` : error);
+    process.exit(error instanceof UsageError ? 3 : 1);
+  },
 );

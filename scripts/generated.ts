@@ -350,3 +350,64 @@ export async function renderHostileInputs(): Promise<string> {
     parser: 'markdown',
   });
 }
+
+/** The sections of the docs written from data, each between its two markers. */
+export const generatedSections: { file: string; section: string; render: () => Promise<string> }[] =
+  [
+    { file: 'CONTRIBUTING.md', section: 'diagnosis-table', render: renderDiagnosisTable },
+    { file: 'docs/verdicts.md', section: 'diagnosis-table', render: renderDiagnosisTable },
+  ];
+
+/** A file's text with one generated section rewritten; throws when its markers are missing. */
+export function withSection(text: string, section: string, content: string): string {
+  const start = `<!-- generated: ${section} (npm run generate writes it from the code; do not edit) -->`;
+  const end = `<!-- end: ${section} -->`;
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`no markers for the section ${section}`);
+  return `${text.slice(0, from + start.length)}\n\n${content.trim()}\n\n${text.slice(to)}`;
+}
+
+/** A file with every generated section of it as it should read. */
+export async function renderSections(file: string): Promise<string> {
+  let text = readFileSync(join(projectRoot, file), 'utf8');
+  for (const each of generatedSections.filter((item) => item.file === file)) {
+    text = withSection(text, each.section, await each.render());
+  }
+  return format(text, {
+    ...(await resolveConfig(join(projectRoot, 'package.json'))),
+    parser: 'markdown',
+  });
+}
+
+/**
+ * The diagnosis table (tests/support/vocabulary/diagnosis.ts) as the docs show it: each group of
+ * rows in its order, the first row that concludes deciding.
+ */
+export async function renderDiagnosisTable(): Promise<string> {
+  const { diagnosisTable } = await import('../tests/support/vocabulary/diagnosis.ts');
+  const groups: [string, string][] = [
+    ['preflight', 'The preflight’s request (GET /pets?limit=1, before any test)'],
+    ['answer', 'What an answer shows by itself (no control request)'],
+    ['status', 'A status other than the one the check expected, or a 5xx'],
+    ['count', 'A 200 list holding another number of pets than its limit allows'],
+    ['short', 'A list shorter than its limit that leaves out pets it should show'],
+    ['store', 'A store that lists fewer pets than it was made to hold'],
+  ];
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return groups
+    .map(([reads, title]) => {
+      const rows = diagnosisTable.filter((row) => row.reads === reads);
+      return [
+        `**${title}**`,
+        '',
+        '| row | when | control request | what it implies |',
+        '| --- | --- | --- | --- |',
+        ...rows.map(
+          (row) =>
+            `| \`${row.id}\` | ${cell(row.when)} | ${cell(row.control ?? 'none: the answer decides')} | ${cell(row.implies)} |`,
+        ),
+      ].join('\n');
+    })
+    .join('\n\n');
+}

@@ -118,6 +118,14 @@ describe('many targets, many machines, one verdict', { concurrency: true }, () =
     assert.deepEqual(verdicts(parts), verdicts(whole));
     assert.equal(parts.tests.length, whole.tests.length);
     assert.equal(parts.verdict, 'conformant');
+    // A shard covers part of the run; the merge of all of them, the whole (badge, bundle, verify).
+    const shard = read(join(dir, 'shard-1', 'conformance.json'));
+    assert.deepEqual([shard.scope.shard, shard.scope.complete], ['1/2', false]);
+    assert.deepEqual([parts.scope.complete, parts.scope.narrowedBy], [true, []]);
+    assert.equal(
+      JSON.parse(readFileSync(join(merged, 'badge.json'), 'utf8')).message,
+      'conformant',
+    );
   });
 
   test('shards share the write budget: together they create at most CONFORMANCE_MAX_PETS', async () => {

@@ -8,10 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
+  generatedSections,
   projectRoot,
   renderCoverage,
   renderHostileInputs,
   renderIds,
+  renderSections,
   renderValidators,
 } from '../scripts/generated.ts';
 
@@ -25,5 +27,16 @@ for (const [file, render] of [
     const expected = await render();
     const actual = readFileSync(join(projectRoot, file), 'utf8');
     assert.ok(actual === expected, `${file} is stale: run npm run generate and commit the result`);
+  });
+}
+
+for (const file of new Set(generatedSections.map((section) => section.file))) {
+  test(`${file}: its generated sections are current (npm run generate rewrites them)`, async () => {
+    const expected = await renderSections(file);
+    const actual = readFileSync(join(projectRoot, file), 'utf8');
+    assert.ok(
+      actual === expected,
+      `${file}'s generated sections are stale: run npm run generate and commit the result`,
+    );
   });
 }

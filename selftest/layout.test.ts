@@ -78,6 +78,35 @@ test('spec files import only the vocabulary', () => {
 });
 
 /**
+ * One diagnosis, in one place (vocabulary/diagnosis.ts, applied by the matchers): a spec file
+ * states what it expects and never chooses a requirement by what an answer shows. Its `as:` and
+ * `because(…, id)` name a requirement as a literal, the one the check verifies; a charge computed
+ * there (`x ? 'PET-ID-INT64' : 'PET-ID-UNIQUE'`) would be a diagnosis outside the table.
+ */
+test('spec files compute no diagnosis: every requirement they name is a literal', () => {
+  const specs = readdirSync(join(projectRoot, 'tests')).filter((name) => name.endsWith('.spec.ts'));
+  const computed = [
+    // `as:` given anything but a string literal.
+    /\bas:\s*(?!['"])[^\s,}]/g,
+    // `because(detail, id)` with an id that is no string literal.
+    /\bbecause\((?:[^()]|\([^()]*\))*?,\s*(?!['"])[^\s)]/g,
+    // A requirement chosen by a condition.
+    /\?\s*'[A-Z0-9]+(?:-[A-Z0-9]+)+'\s*:\s*'[A-Z0-9]+(?:-[A-Z0-9]+)+'/g,
+  ];
+  for (const spec of specs) {
+    const text = readFileSync(join(projectRoot, 'tests', spec), 'utf8');
+    for (const pattern of computed) {
+      const found = [...text.matchAll(pattern)].map((match) => match[0]);
+      assert.deepEqual(
+        found,
+        [],
+        `tests/${spec} chooses a requirement itself: ${found.join('; ')}`,
+      );
+    }
+  }
+});
+
+/**
  * The statements at a spec file's top level that declare tests or hooks outside describeChecks:
  * with CONFORMANCE_SHARE_WORKERS each group is declared once per target, under its name, and the
  * reports read a test's target from that group; a test outside one would have no target.

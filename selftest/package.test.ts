@@ -2,11 +2,18 @@
  * The suite as its users get it: `npm pack` (which builds dist/ through prepack), the tarball
  * installed into an empty folder outside the checkout, and its command run there, as a team that
  * never cloned this repository runs it. Each exit code a CI system branches on is met once:
- * 0 against the bundled reference and against `serve`, 1 against a faulty target (the broken
- * requirement named), 2 when the preflight stops the run, 3 for a bad setting and for a key on the
- * command line. Reports land in the current folder, never inside node_modules; `.env` is read from
- * the current folder; two shards merge into one run's reports; `compare` tells what changed
- * between two summaries.
+ * 0 against `serve` and for a merge, 1 against a faulty target (the broken requirement named),
+ * 2 when the preflight stops the run, 3 for a bad setting and for a key on the command line.
+ * Reports land in the current folder, never inside node_modules; `.env` is read from the current
+ * folder; two shards merge into one run's reports; `compare` tells what changed between two
+ * summaries.
+ *
+ * The gate with a baseline (issue 42), each on a run the file makes anyway: the faulty target
+ * with an empty baseline exits 1; with a baseline listing its deviation (two targets, the entry
+ * scoped to the faulty one) 0; the conformant bundled reference with that baseline 1, the entry
+ * named as fixed. conformance.md, ctrf.json (valid against CTRF's schema, from the `ctrf`
+ * package) and badge.json agree with conformance.json; the key is in none of them. `bundle`, then
+ * `verify`: 0 for a complete run, 1 with one file of the bundle changed, 2 for a --grep run's.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -26,6 +33,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { schema as ctrfSchema } from 'ctrf';
+import { create, extract } from 'tar';
 import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
 import { suiteVariables } from '../scripts/suite-variables.ts';
 import { leakForms, scanFolder } from './support/leak-scan.ts';
@@ -37,6 +48,86 @@ const user = join(home, 'user');
 const bin = join(user, 'node_modules/petstore-conformance/dist/cli/main.js');
 const installed = join(user, 'node_modules/petstore-conformance');
 const version: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
+
+/** A baseline that tolerates the faulty target's deviation (and nothing else). */
+const tolerateDefault = (target?: string) => ({
+  failures: [
+    {
+      requirement: 'LIST-LIMIT-DEFAULT',
+      reason: 'PET-42: the default page size is 10 until the next release',
+      until: '2099-12-31',
+      ...(target ? { target } : {}),
+    },
+  ],
+});
+
+interface Written {
+  verdict: string;
+  gate: { code: number; why: string; newFailures: string[] };
+  totals: { requirements: { failed: number; passed: number; total: number } };
+  requirements: { id: string; verdict: string; words: string }[];
+  tests: { outcome: string }[];
+}
+
+const validateCtrf = (() => {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  return ajv.compile(ctrfSchema);
+})();
+
+/**
+ * The reports a run wrote beside conformance.json, each held to it: conformance.md's verdict line
+ * and failed requirements, badge.json's message, ctrf.json valid and one test per check with the
+ * failures conformance.json counts.
+ */
+function reportsAgree(dir: string): Written {
+  const read = (name: string) => readFileSync(join(user, dir, name), 'utf8');
+  const summary = JSON.parse(read('conformance.json')) as Written;
+  const counts = summary.totals.requirements;
+  const markdown = read('conformance.md');
+  assert.ok(
+    markdown.includes(
+      `**${summary.verdict}**: ${counts.passed} of ${counts.total} requirements passed`,
+    ),
+    `${dir}/conformance.md: the verdict line\n${markdown}`,
+  );
+  assert.ok(markdown.includes(`**Gate: exit ${summary.gate.code}**`), markdown);
+  for (const item of summary.requirements.filter((one) => one.verdict === 'failed')) {
+    assert.match(
+      markdown,
+      new RegExp(`\\| \`${item.id}\` §[\\d.]+ \\| failed`),
+      `${dir}: ${item.id}`,
+    );
+  }
+  const badge = JSON.parse(read('badge.json')) as {
+    schemaVersion: number;
+    message: string;
+    color: string;
+  };
+  assert.equal(badge.schemaVersion, 1);
+  assert.deepEqual(
+    [badge.message, badge.color],
+    counts.failed > 0
+      ? [`${counts.failed} of ${counts.total} failed`, 'red']
+      : ['conformant', 'brightgreen'],
+  );
+  const ctrf = JSON.parse(read('ctrf.json'));
+  const valid = validateCtrf(ctrf);
+  assert.ok(valid, `${dir}/ctrf.json: ${JSON.stringify(validateCtrf.errors?.slice(0, 3))}`);
+  const tests = (ctrf as { results: { tests: { status: string; tags: string[] }[] } }).results
+    .tests;
+  assert.equal(tests.length, summary.tests.length, 'one CTRF test per check');
+  assert.equal(
+    tests.filter((test) => test.status === 'failed').length,
+    summary.tests.filter((test) => test.outcome === 'failed').length,
+    'the same failed checks: a failure the baseline tolerates too',
+  );
+  assert.ok(
+    tests.every((test) => test.tags.some((tag) => /^@[A-Z]/.test(tag))),
+    'requirement IDs as tags',
+  );
+  return summary;
+}
 
 let tarball = '';
 let packed: { path: string }[] = [];
@@ -116,29 +207,69 @@ test('--version and --help', async () => {
   }
 });
 
-test('against the bundled reference: exit 0, the reports in the current folder, nothing written inside node_modules', async () => {
-  const run = await command([]);
-  assert.equal(run.exitCode, 0, run.output);
+test('against the bundled reference, with a baseline listing a requirement it passes: exit 1, the entry named as fixed; the reports in the current folder, nothing inside node_modules', async () => {
+  writeFileSync(join(user, 'tolerate-default.json'), JSON.stringify(tolerateDefault()));
+  const run = await command(['--baseline', 'tolerate-default.json']);
+  assert.equal(run.exitCode, 1, run.output);
   assert.match(run.output, /Conformance: (\d+) of \1 requirements passed\./);
+  assert.match(
+    run.output,
+    /petstore-conformance: exit 1, the baseline is out of date: LIST-LIMIT-DEFAULT passed \(fixed: remove it from tolerate-default\.json\)/,
+  );
   for (const report of ['conformance.json', 'conformance.html', 'html/index.html', 'junit.xml']) {
     assert.ok(existsSync(join(user, 'conformance-reports', report)), `no ${report}`);
   }
+  const summary = reportsAgree('conformance-reports');
+  assert.equal(summary.verdict, 'conformant');
+  assert.match(
+    readFileSync(join(user, 'conformance-reports', 'conformance.md'), 'utf8'),
+    /`LIST-LIMIT-DEFAULT` \*\*passed\*\*: fixed/,
+  );
   for (const stray of ['reports', 'test-results', 'conformance-reports']) {
     assert.ok(!existsSync(join(installed, stray)), `the run wrote ${stray} inside node_modules`);
   }
 });
 
-test('against a faulty target: exit 1, the broken requirement named, the key nowhere', async () => {
+test('against a faulty target with an empty baseline: exit 1, the new failure named first; its reports agree, the key nowhere', async () => {
+  writeFileSync(join(user, 'empty-baseline.json'), JSON.stringify({ failures: [] }));
   const run = await command(
-    ['--base-url', faulty.baseUrl, '--report-dir', 'faulty', '--workers', '2'],
+    [
+      '--base-url',
+      faulty.baseUrl,
+      '--report-dir',
+      'faulty',
+      '--workers',
+      '2',
+      '--baseline',
+      'empty-baseline.json',
+    ],
     { API_KEY: faultyKey },
   );
   assert.equal(run.exitCode, 1, run.output);
   assert.match(run.output, /1 failed \(failed: LIST-LIMIT-DEFAULT\)/);
-  assert.match(run.output, /petstore-conformance: exit 1, not conformant/);
+  assert.match(
+    run.output,
+    /petstore-conformance: exit 1, not conformant: new failures LIST-LIMIT-DEFAULT \(1 of \d+ requirements failed\)/,
+  );
+  const summary = reportsAgree('faulty');
+  assert.deepEqual(summary.gate.newFailures, ['LIST-LIMIT-DEFAULT']);
+  // Its bundle, scanned with the rest of the folder.
+  const bundled = await command(['bundle', '--report-dir', 'faulty']);
+  assert.equal(bundled.exitCode, 0, bundled.output);
   const forms = leakForms(faultyKey);
   assert.deepEqual(scanFolder(join(user, 'faulty'), forms), []);
-  assert.ok(!run.output.includes(faultyKey), 'the key is in the output');
+  for (const output of [run.output, bundled.output]) {
+    assert.ok(!output.includes(faultyKey), 'the key is in the output');
+  }
+  // The baseline the run makes lists its one failure.
+  const made = await command(['baseline', join(user, 'faulty', 'conformance.json')]);
+  assert.equal(made.exitCode, 0, made.output);
+  assert.deepEqual(
+    (JSON.parse(made.output) as { failures: { requirement: string }[] }).failures.map(
+      (entry) => entry.requirement,
+    ),
+    ['LIST-LIMIT-DEFAULT'],
+  );
 });
 
 test('compare: what the faulty target newly fails, exit 1; the other way round, newly passed, exit 0', async () => {
@@ -153,7 +284,7 @@ test('compare: what the faulty target newly fails, exit 1; the other way round, 
   assert.match(better.output, /Newly failed \(0\)\nNewly passed \(1\)\n {2}LIST-LIMIT-DEFAULT\n/);
 });
 
-test('several targets sharing the workers (--targets, --share-workers): a summary each, exit 1 for the faulty one', async () => {
+test("several targets sharing the workers (--targets, --share-workers), the faulty one's deviation in the baseline: a summary each, exit 0", async () => {
   const cleanKey = 'pkg-many-key-2b';
   const clean = await startReference({ apiKey: cleanKey });
   try {
@@ -164,11 +295,24 @@ test('several targets sharing the workers (--targets, --share-workers): a summar
         { name: 'faulty', baseUrl: faulty.baseUrl, apiKeyEnv: 'FAULTY_KEY' },
       ]),
     );
+    writeFileSync(join(user, 'tolerate-faulty.json'), JSON.stringify(tolerateDefault('faulty')));
     const run = await command(
-      ['--targets', 'targets.json', '--share-workers', '--report-dir', 'many'],
+      [
+        '--targets',
+        'targets.json',
+        '--share-workers',
+        '--report-dir',
+        'many',
+        '--baseline',
+        'tolerate-faulty.json',
+      ],
       { CLEAN_KEY: cleanKey, FAULTY_KEY: faultyKey },
     );
-    assert.equal(run.exitCode, 1, run.output);
+    assert.equal(run.exitCode, 0, run.output);
+    assert.match(
+      run.output,
+      /exit 0, 2 targets, the worst faulty: not conformant, every failure tolerated by tolerate-faulty\.json: LIST-LIMIT-DEFAULT until 2099-12-31/,
+    );
     const summaryOf = (name: string) =>
       JSON.parse(readFileSync(join(user, 'many', 'targets', name, 'conformance.json'), 'utf8')) as {
         verdict: string;
@@ -302,16 +446,63 @@ test('serve, then runs against it: with the target in .env, and of one requireme
     const summary = JSON.parse(readFileSync(join(user, 'served/conformance.json'), 'utf8'));
     assert.equal(summary.target, url);
     // One requirement's checks: the others are not run, on purpose, and that is no failure.
-    const one = await command(['--base-url', url, '--grep', '@LIST-LIMIT-DEFAULT'], {
-      API_KEY: key,
-    });
+    const one = await command(
+      ['--base-url', url, '--grep', '@LIST-LIMIT-DEFAULT', '--report-dir', 'one'],
+      {
+        API_KEY: key,
+      },
+    );
     assert.equal(one.exitCode, 0, one.output);
     assert.match(
       one.output,
       /exit 0, conformant in every requirement checked \(1 passed, \d+ not run\)/,
     );
+    const badge = JSON.parse(readFileSync(join(user, 'one', 'badge.json'), 'utf8'));
+    assert.deepEqual([badge.message, badge.color], ['partial', 'lightgrey']);
   } finally {
     server.kill('SIGTERM');
     rmSync(join(user, '.env'), { force: true });
   }
+});
+
+test('bundle, then verify: exit 0 for a complete run, 1 with one file changed, 2 for a --grep run', async () => {
+  const bundleOf = async (dir: string) => {
+    const made = await command(['bundle', '--report-dir', dir]);
+    assert.equal(made.exitCode, 0, made.output);
+    const path = made.output.split('\n')[0]!.trim();
+    assert.match(path, new RegExp(`^${dir}/conformance-report-\\w+\\.tar\\.gz$`), made.output);
+    return path;
+  };
+  const complete = await bundleOf('conformance-reports');
+  const intact = await command(['verify', complete]);
+  assert.equal(intact.exitCode, 0, intact.output);
+  assert.match(intact.output, /intact, \d+ files match/);
+  assert.match(intact.output, /conformant \(\d+ of \d+ requirements passed\)/);
+  const statement = JSON.parse(
+    readFileSync(join(user, 'conformance-reports', 'conformance.intoto.json'), 'utf8'),
+  );
+  assert.equal(statement._type, 'https://in-toto.io/Statement/v1');
+  assert.equal(statement.predicateType, 'https://in-toto.io/attestation/test-result/v0.1');
+  assert.equal(statement.predicate.result, 'PASSED');
+  assert.ok(statement.subject.some((one: { name: string }) => one.name === 'conformance.json'));
+
+  // The same bundle with one byte of its summary page changed.
+  const unpacked = join(home, 'unpacked');
+  mkdirSync(unpacked);
+  await extract({ file: join(user, complete), cwd: unpacked });
+  const [root] = readdirSync(unpacked);
+  const page = join(unpacked, root!, 'conformance.html');
+  writeFileSync(page, readFileSync(page, 'utf8').replace('<h1>', '<h1> '));
+  const changed = join(home, 'changed.tar.gz');
+  await create({ gzip: true, file: changed, cwd: unpacked }, [root!]);
+  const altered = await command(['verify', changed]);
+  assert.equal(altered.exitCode, 1, altered.output);
+  assert.match(altered.output, /not intact: conformance\.html: changed/);
+
+  const partial = await command(['verify', await bundleOf('one')]);
+  assert.equal(partial.exitCode, 2, partial.output);
+  assert.match(
+    partial.output,
+    /intact, but not a complete run: --grep @LIST-LIMIT-DEFAULT; 1 of the suite's \d+ tests selected/,
+  );
 });

@@ -8,7 +8,11 @@
  * - the same, in two shards merged with `npm run merge`: the merged summary says the same;
  * - one target that reads the Authorization header only under the lower-case name: the
  *   preflight tells that from a wrong key, the run goes on under the spelling the target accepts,
- *   and AUTH-BEARER alone fails.
+ *   and AUTH-BEARER alone fails;
+ * - targets whose answers are the interface's, garbled (issue 40): every body behind a byte order
+ *   mark, a proxy's HTML page as the very first answer, lists that are always a page while a
+ *   request without a key gets the interface's 401 Error. None is stopped as another service: the
+ *   run goes on, and conformance.json names MEDIA-JSON with the preflight's answer.
  */
 import assert from 'node:assert/strict';
 import {
@@ -20,6 +24,8 @@ import {
   readdirSync,
   rmSync,
 } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -62,7 +68,13 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
   const references: Record<string, ReferenceHandle> = {};
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'conformance-preflight-'));
-    for (const variant of ['list-wrapped', 'list-min-exclusive', 'header-name-lower-case-only']) {
+    for (const variant of [
+      'list-wrapped',
+      'list-min-exclusive',
+      'header-name-lower-case-only',
+      'json-bom',
+      'proxy-html-some-answers',
+    ]) {
       references[variant] = await startReference({ apiKey, variant, seedPets: 120 });
     }
   });
@@ -73,7 +85,6 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
 
   for (const [variant, requirement, answer] of [
     ['list-wrapped', 'LIST-200-PETS', /Received: 200 application\/json[^\n]*\n {2}\{"items":\[/],
-    ['list-min-exclusive', 'LIST-LIMIT-MIN', /Received: 400 application\/json/],
   ] as const) {
     test(`one target: ${variant} fails ${requirement}, with the preflight's request`, async () => {
       const reports = join(dir, variant);
@@ -98,6 +109,23 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
       );
     });
   }
+
+  test('limit=1 refused, the list without limit answered: the run goes on, LIST-LIMIT-MIN alone fails', async () => {
+    const run = await runSuite(['--grep', '@LIST-LIMIT-MIN|@LIST-200-PETS'], {
+      ...quiet,
+      BASE_URL: references['list-min-exclusive']!.baseUrl,
+    });
+    assert.match(run.output, /limit=1 was refused: LIST-LIMIT-MIN is charged/, shown(run));
+    assert.doesNotMatch(run.output, /Preflight failed/, shown(run));
+    assert.ok(run.summary, `conformance.json written${shown(run)}`);
+    assert.deepEqual(failedIds(run.summary), ['LIST-LIMIT-MIN'], shown(run));
+    assert.equal(verdictOf(run.summary, 'LIST-200-PETS'), 'passed', shown(run));
+    const failures = run.summary.requirements.find((item) => item.id === 'LIST-LIMIT-MIN')!;
+    assert.ok(
+      failures.failures.some((failure) => /met by the preflight/.test(failure.message)),
+      `the preflight's answer among LIST-LIMIT-MIN's failures${shown(run)}`,
+    );
+  });
 
   test('two shards merged: the merged summary shows the requirement failed', async () => {
     const env = {
@@ -155,5 +183,74 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
       failure.failures[0]!.message,
       /refused under the header name "Authorization", and accepted under "authorization": the target reads header names case-sensitively, and they are case-insensitive \(RFC 9110 §5\.1\)/,
     );
+  });
+
+  /**
+   * A garbled target's run (the checks `grep` picks): it goes on past the preflight, whose line
+   * says why (`line`), and MEDIA-JSON fails with the preflight's answer (`answer`) among its
+   * failures.
+   */
+  async function garbledRun(
+    baseUrl: string,
+    grep: string,
+    line: RegExp,
+    answer: RegExp,
+  ): Promise<Summary> {
+    const run = await runSuite(['--grep', grep], { ...quiet, BASE_URL: baseUrl });
+    assert.match(run.output, line, shown(run));
+    assert.doesNotMatch(run.output, /not this interface|Preflight failed/, shown(run));
+    assert.ok(run.summary, `conformance.json written${shown(run)}`);
+    assert.equal(verdictOf(run.summary, 'MEDIA-JSON'), 'failed', shown(run));
+    const failures = run.summary.requirements.find((item) => item.id === 'MEDIA-JSON')!.failures;
+    const preflight = failures.find((failure) => /met by the preflight/.test(failure.message));
+    assert.ok(preflight, `the preflight's answer among MEDIA-JSON's failures${shown(run)}`);
+    assert.match(preflight.message, /GET \S+\/pets\?limit=1 \(Authorization: Bearer <API_KEY>\)/);
+    assert.match(preflight.message, answer);
+    return run.summary;
+  }
+
+  test('a target whose every body starts with a byte order mark is checked, and fails MEDIA-JSON', async () => {
+    const summary = await garbledRun(
+      references['json-bom']!.baseUrl,
+      '@MEDIA-JSON|@LIST-200-PETS',
+      /answered 200 in \d+ ms\. Its body is not JSON, but the interface's answer: MEDIA-JSON is charged with it, and the run goes on \(the body is not JSON \([^\n]*\): JSON after a byte order mark \(EF BB BF\)/,
+      /JSON after a byte order mark/,
+    );
+    // The lists behind the mark are judged as the lists they are: LIST-200-PETS passes.
+    assert.deepEqual(failedIds(summary), ['MEDIA-JSON']);
+    assert.equal(verdictOf(summary, 'LIST-200-PETS'), 'passed');
+  });
+
+  test("a proxy's page as the first answer: asked once more, the list comes, and the run goes on", async () => {
+    await garbledRun(
+      references['proxy-html-some-answers']!.baseUrl,
+      '@MEDIA-JSON',
+      /MEDIA-JSON is charged with it, and the run goes on \(the body is not JSON \([^\n]*\); the same request, sent again, was answered with the list\)/,
+      /Received: 200 text\/html[\s\S]*<title>Sign in<\/title>/,
+    );
+  });
+
+  test('lists that are always a page, a 401 Error without a key: the interface, garbled', async () => {
+    const error = JSON.stringify({ code: 'unauthorized', message: 'no key', status: 401 });
+    const server = createServer((req, res) => {
+      if (req.headers.authorization === undefined) {
+        res.writeHead(401, { 'content-type': 'application/json' }).end(error);
+      } else {
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>Welcome</p>');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      await garbledRun(
+        `http://127.0.0.1:${port}/api/v1`,
+        '@MEDIA-JSON',
+        /; the request without a key was answered 401 with an Error: the interface answers at this address\)/,
+        /Received: 200 text\/html/,
+      );
+    } finally {
+      server.close();
+      server.closeAllConnections();
+    }
   });
 });

@@ -6,11 +6,12 @@
  * run against two targets behind echoing gateways that break a rule (ERROR-SHAPE), so that
  * their failures print the echoes of the key and its near misses: one with that key, one with a
  * lower-case hex key. Each writes to its own temporary folders. Then:
- *  - every report is there, and the summary's verdicts match the target;
+ *  - every report is there (conformance.md, badge.json and ctrf.json too), and the summary's
+ *    verdicts match the target;
  *  - a check that passes only on a retry fails the run, and the report says the target was flaky;
  *  - no run of 8 of a key's characters, in any letter case, nor a key or near miss encoded,
  *    appears in any file of the reports or test-results (zips and embedded archives opened), in
- *    a release bundle or in any console output (support/leak-scan.ts);
+ *    a release bundle and its statement, or in any console output (support/leak-scan.ts);
  *  - the summary page, opened in a real browser, shows every requirement of the catalogue and
  *    links a failed requirement to the request that failed.
  */
@@ -225,6 +226,9 @@ describe('reports', { timeout: 120_000 }, () => {
         'junit.xml',
         'conformance.json',
         'conformance.html',
+        'conformance.md',
+        'badge.json',
+        'ctrf.json',
       ]) {
         assert.ok(existsSync(join(each.reports, file)), `${each.name}: ${file} missing`);
       }
@@ -285,17 +289,26 @@ describe('reports', { timeout: 120_000 }, () => {
     }
   });
 
-  test('the release bundle holds the summary, the JUnit XML and the HTML report', () => {
+  test('the release bundle holds the summary, its Markdown, the badge, CTRF, the JUnit XML, the HTML report and the statement', () => {
     const runId = failing.summary.runId;
     const bundle = join(failing.reports, `conformance-report-${runId}.tar.gz`);
     assert.ok(existsSync(bundle), bundleOutput);
-    const listing = scanBytes(readFileSync(bundle), bundle, [
-      `conformance-report-${runId}/conformance.html`,
-      `conformance-report-${runId}/conformance.json`,
-      `conformance-report-${runId}/junit.xml`,
-      `conformance-report-${runId}/html/index.html`,
-    ]);
-    assert.equal(listing.length, 4, 'every expected path inside the tarball');
+    const wanted = [
+      'conformance.html',
+      'conformance.json',
+      'conformance.md',
+      'badge.json',
+      'ctrf.json',
+      'junit.xml',
+      'html/index.html',
+      'conformance.intoto.json',
+    ].map((name) => `conformance-report-${runId}/${name}`);
+    const listing = scanBytes(readFileSync(bundle), bundle, wanted);
+    assert.equal(listing.length, wanted.length, 'every expected path inside the tarball');
+    // A run of several targets: the overview's files at the top, each target's summary too.
+    for (const name of ['conformance.md', 'badge.json', 'ctrf.json', 'targets/hex/badge.json']) {
+      assert.ok(existsSync(join(echoing.reports, name)), `echoing: ${name} missing`);
+    }
   });
 
   test('a gateway that echoes credentials: conformant, it passes; breaking a rule, its failures show the echoes, redacted', () => {

@@ -139,12 +139,12 @@ const configurationErrors: [string, Record<string, string>, RegExp][] = [
   [
     'an unknown report format',
     { CONFORMANCE_REPORTS: 'json,pdf' },
-    /CONFORMANCE_REPORTS must list html, json, junit \(comma-separated\) or be none \(got "json,pdf"\); see \.env\.example/,
+    /CONFORMANCE_REPORTS must list html, json, junit, ctrf \(comma-separated\) or be none \(got "json,pdf"\); see \.env\.example/,
   ],
   [
-    'a known failure that is no requirement',
-    { CONFORMANCE_KNOWN_FAILURES: 'CREATE-ECHO, CREATE-ECH0' },
-    /CONFORMANCE_KNOWN_FAILURES: CREATE-ECH0 is no requirement of the catalogue/,
+    'the retired list of known failures, which the baseline replaces',
+    { CONFORMANCE_KNOWN_FAILURES: 'CREATE-ECHO' },
+    /CONFORMANCE_KNOWN_FAILURES is replaced by the baseline \(CONFORMANCE_BASELINE\): .*`petstore-conformance baseline <conformance\.json>` writes one from a run/,
   ],
 ];
 

@@ -189,7 +189,9 @@ describe('staging environments', () => {
         BASE_URL: target.baseUrl,
         CONFORMANCE_TEST_TIMEOUT_MS: '16000',
       });
-      assert.equal(run.exitCode, 0, shown(run));
+      // Undecided is no pass: the gate (2, incomplete) fails the run, as the command exits 2.
+      assert.equal(run.exitCode, 1, shown(run));
+      assert.equal(run.summary?.gate.code, 2, shown(run));
       const echo = verdictOf(run, 'CREATE-ECHO');
       assert.equal(echo?.verdict, 'inconclusive', shown(run));
       assert.match(echo!.reasons.join(' '), /cut short by its time limit after \d+ of 20 runs/);

@@ -50,6 +50,7 @@ describeChecks('Hostile inputs: every class of the catalogue over every input sl
       'CREATE-400-BODY',
       'CREATE-400-CATEGORYID-RANGE',
       'CREATE-400-STATUS',
+      'CREATE-201-PET',
       'CREATE-ECHO',
       'CREATE-REFUSED-NO-EFFECT',
       'AUTH-BEFORE-VALIDATION',

@@ -3,7 +3,8 @@
  * a kept-alive connection after `keepAliveMs` idle (Node's `keepAliveTimeout`, which also sends
  * `Keep-Alive: timeout=N`), and, as a load shedder, answers every `shedEvery`-th request with a
  * 503 and `Retry-After` instead of passing it on (the request not processed), or resets a reused
- * connection as a request arrives on it (`resetReused`). With `tls`, it
+ * connection as a request arrives on it after it was idle a while (`resetReused`, `resetIdleMs`):
+ * the close of an idle connection crossing the request. With `tls`, it
  * speaks https, and may require a client certificate (mutual TLS).
  */
 import { type RequestListener, type Server, createServer, request } from 'node:http';
@@ -30,10 +31,16 @@ export interface SheddingOptions {
   keepAliveHeader?: boolean;
   seedPets?: number;
   /**
-   * Every n-th request that comes on a connection that served one already is met with a reset,
-   * unanswered, as when an idle close and the request cross (0: none).
+   * Every n-th request that comes on a connection that served one already, idle at least
+   * `resetIdleMs` since, is met with a reset, unanswered, as when an idle close and the request
+   * cross (0: none).
    */
   resetReused?: number;
+  /**
+   * How long a connection must have been idle for its request to meet `resetReused`'s reset: an
+   * idle close crosses only a request that comes after a pause (default 0: any).
+   */
+  resetIdleMs?: number;
   /** https with this certificate; `clientCa`: a client certificate it signed is required. */
   tls?: { key: string; cert: string; clientCa?: string };
 }
@@ -48,13 +55,22 @@ export async function startSheddingTarget(options: SheddingOptions): Promise<She
   let reused = 0;
   const handler: RequestListener = (req, res) => {
     counts.requests++;
-    const socket = req.socket as typeof req.socket & { served?: number };
-    if (socket.served && options.resetReused && ++reused % options.resetReused === 0) {
+    const socket = req.socket as typeof req.socket & { served?: number; idleSince?: number };
+    const idle = Date.now() - (socket.idleSince ?? Date.now());
+    if (
+      socket.served &&
+      options.resetReused &&
+      idle >= (options.resetIdleMs ?? 0) &&
+      ++reused % options.resetReused === 0
+    ) {
       counts.reset++;
       socket.resetAndDestroy();
       return;
     }
-    res.on('finish', () => (socket.served = (socket.served ?? 0) + 1));
+    res.on('finish', () => {
+      socket.served = (socket.served ?? 0) + 1;
+      socket.idleSince = Date.now();
+    });
     // A Connection header set by hand leaves Node's `Keep-Alive: timeout=N` out.
     if (options.keepAliveHeader === false) res.setHeader('connection', 'keep-alive');
     if (options.shedEvery && counts.requests % options.shedEvery === 0) {

@@ -10,16 +10,21 @@
  * - A target that refuses a request for its load (429, 503: throttle.ts) did not process it: the
  *   run pauses as asked (or backs off) and the same request is sent again (run-state.ts bounds
  *   the waiting). That is not a retry of a failed check: no answer was judged.
+ * - A create the response guard could not send again after its kept-alive connection closed
+ *   before the answer (it may have been applied: http/resend.ts) leaves its check undecided: the
+ *   test is blocked, saying which request and what happened, and never passes.
  * - The API key never leaves this module in the clear: requests are described with the
  *   placeholder <API_KEY>, and errors Playwright raises are redacted before they are shown.
  */
 import { type APIRequestContext, type APIResponse, test } from '@playwright/test';
+import { isUtf8 } from 'node:buffer';
 import { redact } from '../reporting/redaction.ts';
+import { notes } from '../reporting/summary.ts';
 import { int64Of, stringifyExact } from './lossless-json.ts';
 import type { ContextUse } from './request-context.ts';
 import { ApiResponse, type Operation, type SentRequest } from './response.ts';
 import type { ResponseGuard } from './response-guard.ts';
-import { type RunState, UNANSWERED_LIMIT } from './run-state.ts';
+import { type RunState, UNANSWERED_LIMIT, WriteBudgetExceeded } from './run-state.ts';
 import { retryDelayMs, throttleReason } from './throttle.ts';
 import { explainTransportError } from './transport-errors.ts';
 
@@ -92,12 +97,11 @@ export interface RequestOptions {
 /** The target kept asking to wait beyond the run's bound: no check can be made. */
 export class RateLimitExhausted extends Error {}
 
-/** The id of a 201 createPet answer, when its body is a JSON object with an int64 id. */
+/** The id of a 201 createPet answer, when its body holds a JSON object with an int64 id. */
 function createdId(response: ApiResponse): bigint | undefined {
-  const body = response.body;
-  if (!body.ok || body.value === null || typeof body.value !== 'object') return undefined;
-  if (Array.isArray(body.value)) return undefined;
-  return int64Of((body.value as Record<string, unknown>).id);
+  const value = response.bodyValue;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return int64Of((value as Record<string, unknown>).id);
 }
 
 /** Whether a create body's name holds a lone surrogate (`\udc00`): half a character. */
@@ -146,13 +150,18 @@ export class PetStoreClient {
    * reported by id, since a staging owner cannot find them by name.
    */
   readonly unmarkedPets: bigint[] = [];
-  /** Requests answered with a 5xx, then otherwise when sent again at once (exchange). */
+  /** GETs answered with a 5xx, then otherwise when sent again at once (exchange). */
   readonly passing5xx: { first: ApiResponse; again: ApiResponse }[] = [];
   /**
    * What this client's requests left in the request context, every answer counted (also those
    * that asked to wait): whether the context may serve the next test (request-context.ts).
    */
   readonly contextUse: ContextUse = { cookies: false, bytes: 0 };
+  /**
+   * What each request carried, by its description: its body's bytes and its credentials, what
+   * `again` sends (held here only, never in a report).
+   */
+  private readonly sentAs = new WeakMap<SentRequest, { data?: Buffer; credentials: Credentials }>();
 
   constructor(
     private readonly request: APIRequestContext,
@@ -215,6 +224,26 @@ export class PetStoreClient {
     return `${this.options.baseUrl.replace(/\/+$/, '')}${path}`;
   }
 
+  /**
+   * The request that got `answer`, sent once more exactly (its bytes, media type and credentials,
+   * or the key or none in their place): a control request of the diagnosis
+   * (vocabulary/diagnosis.ts), never a retry of a check (the check judges the answer it got).
+   */
+  again(answer: ApiResponse, credentials?: 'key' | 'none'): Promise<ApiResponse> {
+    const sent = this.sentAs.get(answer.request);
+    const type = answer.request.contentType;
+    const headers = type ? { 'content-type': type } : undefined;
+    const body = sent?.data === undefined ? undefined : { raw: sent.data };
+    const { method, path } = answer.request;
+    return this.send(
+      method,
+      path,
+      { credentials: credentials ?? sent?.credentials ?? 'key', ...(headers ? { headers } : {}) },
+      body,
+      answer.operation,
+    );
+  }
+
   /** Any request below the base address; `operation` names the operation it is, if one. */
   send(
     method: string,
@@ -227,11 +256,14 @@ export class PetStoreClient {
   }
 
   /**
-   * Sends a request, and once more at once when it is answered with a 5xx (not a 503, a refusal
-   * for load sent again already: throttle.ts): a 5xx that does not come back (a dropped database
-   * connection) is the target failing now and then, NO-5XX's, and the check judges the answer to
-   * the same request sent again (`passing5xx` keeps both; the suite's fixture charges NO-5XX). A
-   * 5xx that comes back is judged as any answer. A conformant target never pays for it.
+   * Sends a request, and a GET once more at once when it is answered with a 5xx (not a 503, a
+   * refusal for load sent again already: throttle.ts): a 5xx that does not come back (a dropped
+   * database connection) is the target failing now and then, NO-5XX's, and the check judges the
+   * answer to the same request sent again (`passing5xx` keeps both; the suite's fixture charges
+   * NO-5XX). A 5xx that comes back is judged as any answer. A GET changes nothing; a create
+   * answered with a 5xx may have been applied, so it is never sent again here: the check judges
+   * the 5xx, and the diagnosis asks whether it comes back with a control of its own (a new pet,
+   * counted against the write budget). A conformant target never pays for it.
    */
   private async exchange(
     method: string,
@@ -241,9 +273,7 @@ export class PetStoreClient {
     operation: Operation | undefined,
   ): Promise<ApiResponse> {
     const first = await this.exchangeOnce(method, path, options, body, operation);
-    if (!isServerError(first)) return first;
-    // Sent again, a create is another write: counted against the budget as the first was.
-    if (operation === 'createPet') this.options.state.reserveCreate();
+    if (!isServerError(first) || method !== 'GET') return first;
     const again = await this.exchangeOnce(method, path, options, body, operation);
     if (!isServerError(again)) this.passing5xx.push({ first, again });
     return again;
@@ -267,7 +297,15 @@ export class PetStoreClient {
     }
     const sent: SentRequest = { method, path, url: this.url(path), auth: label };
     if (name !== authorizationName) sent.authName = name;
-    if (data !== undefined) sent.body = data.toString();
+    this.sentAs.set(sent, {
+      ...(data === undefined ? {} : { data }),
+      credentials: options.credentials ?? 'key',
+    });
+    if (data !== undefined) {
+      sent.body = data.toString();
+      sent.contentType = headers['content-type'];
+      if (!isUtf8(data)) sent.notUtf8 = true;
+    }
 
     for (let attempt = 1; ; attempt++) {
       const state = this.options.state;
@@ -290,6 +328,13 @@ export class PetStoreClient {
           state.accepted(paced);
         }
         this.exchanges.push(answer);
+        // Applied or not, nobody knows: no check can decide on it (not even that it failed).
+        if (answer.outcomeUnknown) {
+          test.skip(
+            true,
+            `${notes.blockedPrefix}no usable answer (${operation ?? method}, ${method} ${sent.url}): ${answer.failure}`,
+          );
+        }
         return answer;
       }
       // The target did not process the request: the run's pace is cut (run-state.ts), and it
@@ -335,17 +380,22 @@ export class PetStoreClient {
       });
       received = await response.body();
     } catch (error) {
-      // The guard cut an answer past the limit, or could not reach the target: it knows why.
+      // The guard cut an answer past the limit, ended a create it could not send again, or could
+      // not reach the target: it knows why.
       const guard = this.options.guard;
+      const ended = guard?.failureOf(sent.method, sent.url);
+      if (ended?.budgetSpent) throw new WriteBudgetExceeded(ended.why);
       const why =
-        guard?.cutOf(sent.method, sent.url) ??
+        ended?.why ??
         this.redact(
           explainTransportError(guard?.connectErrorOf(sent.url) ?? error, this.options.timeoutMs),
         );
       if (operation) state.answered(operation, !/^no answer within/.test(why));
       // Headers may have come, and set a cookie, before the request failed.
       this.contextUse.cookies = true;
-      return ApiResponse.failed(sent, operation, why, Date.now() - started);
+      const failed = ApiResponse.failed(sent, operation, why, Date.now() - started);
+      if (ended?.outcomeUnknown) failed.outcomeUnknown = true;
+      return failed;
     }
     if (operation) state.answered(operation, true);
     const answerHeaders = response.headers();

@@ -35,11 +35,19 @@ export class NestingTooDeep extends Error {
   }
 }
 
-/** Whether the text nests arrays and objects deeper than `limit`, strings aside (no recursion). */
-function nestsDeeperThan(text: string, limit: number): boolean {
+/**
+ * Walks the brackets of JSON text from `start`, strings aside, in one pass (no recursion): `stop`
+ * is given the depth after each bracket, opening or closing. Returns the index of the bracket it
+ * stopped at, or -1.
+ */
+export function walkBrackets(
+  text: string,
+  start: number,
+  stop: (depth: number) => boolean,
+): number {
   let depth = 0;
   let inString = false;
-  for (let index = 0; index < text.length; index++) {
+  for (let index = start; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (inString) {
       if (code === 0x5c)
@@ -47,10 +55,17 @@ function nestsDeeperThan(text: string, limit: number): boolean {
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x5b || code === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (code === 0x5d || code === 0x7d) depth--;
+      if (stop(++depth)) return index;
+    } else if (code === 0x5d || code === 0x7d) {
+      if (stop(--depth)) return index;
+    }
   }
-  return false;
+  return -1;
+}
+
+/** Whether the text nests arrays and objects deeper than `limit`. */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  return walkBrackets(text, 0, (depth) => depth > limit) >= 0;
 }
 
 /**
@@ -62,6 +77,28 @@ export function parseLossless(text: string): JsonValue {
   return parse(text, null, {
     onDuplicateKey: ({ newValue }) => newValue,
   }) as JsonValue;
+}
+
+/**
+ * Parses JSON text as parseLossless does, and names the first key given twice with two different
+ * values (a body whose meaning depends on which one a parser keeps); undefined when it is not JSON.
+ */
+export function parseNamingRepeats(
+  text: string,
+): { value: JsonValue; repeated?: string } | undefined {
+  let repeated: string | undefined;
+  try {
+    if (nestsDeeperThan(text, MAX_NESTING)) return undefined;
+    const value = parse(text, null, {
+      onDuplicateKey: ({ key, oldValue, newValue }) => {
+        if (stringify(oldValue) !== stringify(newValue)) repeated ??= key;
+        return newValue;
+      },
+    }) as JsonValue;
+    return repeated === undefined ? { value } : { value, repeated };
+  } catch {
+    return undefined;
+  }
 }
 
 export function isJsonNumber(value: unknown): value is LosslessNumber {

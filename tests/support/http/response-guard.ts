@@ -4,20 +4,24 @@
  * before the suite sees a byte, and has no option to bound either: a gzip bomb or an endless body
  * would take the machine. The guard counts each answer's body as it passes, raw and decoded, and
  * cuts the connection when either grows past the limit; the client then asks the guard why its
- * request failed (`cutOf`) and fails the check with the limit named.
+ * request failed (`failureOf`) and fails the check with the limit named.
  *
  * The client sends each request to the guard's address for the target's origin (`via`): the same
  * path and query on a port of 127.0.0.1 that stands for that origin. Each connection Playwright
  * opens there is served by one the guard opens to the target at a time, so that Playwright's
  * kept-alive connections are the target's too: one TCP connection (and, over https, one TLS
  * handshake) serves many requests, as it would without the guard. A connection the target closed,
- * or said it would close, is replaced for the next request; a request that meets the close of a
- * reused one before its answer starts is sent again once, on a new one (`resent` counts them). The guard speaks TLS to an https target itself,
- * verifying its certificate as Playwright would (target-tls.ts), and reads the answer as
- * plaintext. The bytes are forwarded as they come in both directions, unchanged but for one
- * thing: each request's Host header names the target, not the guard. Each answer's head is read
- * (status, framing, Content-Encoding) and its body counted as sent and as decoded, with the decoder
- * Playwright uses. A piece of a compressed body is forwarded once it is decoded and counted, so
+ * or said it would close, is replaced for the next request. A request that meets the close of a
+ * reused one before its answer starts is sent again once, on a new one (`resent` counts them),
+ * only when that cannot apply it twice (resend.ts): an idempotent one, or one of which nothing was
+ * written; a create is sent on a reused connection only soon after its last answer, and one that
+ * met the close all the same is not sent again: the client is told its outcome is unknown.
+ *
+ * The guard speaks TLS to an https target itself, verifying its certificate as Playwright would
+ * (target-tls.ts), and reads the answer as plaintext. The bytes are forwarded as they come in both
+ * directions, unchanged but for one thing: each request's Host header names the target, not the
+ * guard. Each answer's head is read (status, framing, Content-Encoding) and its body counted as
+ * sent and as decoded, with the decoder Playwright uses. A piece of a compressed body is forwarded once it is decoded and counted, so
  * Playwright never receives the piece that would inflate past the limit. Bytes that are not
  * HTTP/1.1 (an upgrade, a head too long) are counted as they come, a turn (from a request to the
  * next) at a time.
@@ -26,6 +30,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { type Proxies, openTunnel, proxyFor } from './proxy.ts';
+import { afterClose, createReuseMs, idempotent } from './resend.ts';
 import { type ClientCertificate, type Sessions, targetSide } from './target-tls.ts';
 
 /** Bytes of a turn beyond the limit allowed for the answer's head, when it cannot be read. */
@@ -43,16 +48,29 @@ export interface ResponseGuard {
    * guard's port for the url's origin (opened on first use).
    */
   via(url: string): Promise<string>;
-  /** Why the guard cut the answer to this request, once; undefined when it did not. */
-  cutOf(method: string, url: string): string | undefined;
+  /**
+   * Why the guard ended this request without an answer (an answer cut past the limit, a create
+   * not sent again), once; undefined when it did not.
+   */
+  failureOf(method: string, url: string): GuardFailure | undefined;
   /** Why the guard's last connection to the target of `url` failed (node's message), if it did. */
   connectErrorOf(url: string): string | undefined;
   /**
    * Requests sent again on a new connection, since the guard started: each met a reset or a close
-   * on a kept-alive connection before any byte of its answer (the target did not process it).
+   * on a kept-alive connection before any byte of its answer, and was idempotent, or had not been
+   * written (resend.ts).
    */
   readonly resent: number;
   close(): Promise<void>;
+}
+
+/** Why the guard ended a request without an answer. */
+export interface GuardFailure {
+  why: string;
+  /** A create written on a kept-alive connection that closed before its answer: maybe applied. */
+  outcomeUnknown?: true;
+  /** Not sent again, though nothing of it was written: the write budget is spent (`mayResend`). */
+  budgetSpent?: true;
 }
 
 /** One request seen on a connection: what its answer is matched to. */
@@ -73,6 +91,12 @@ export interface GuardOptions {
    * a name reached directly resolves without a query leaving the machine.
    */
   lookup?: net.LookupFunction;
+  /**
+   * Asked before a request that is not idempotent is sent again (nothing of it was written): false
+   * keeps it from being sent, the write budget being spent. A create sent again is another create
+   * request, counted against the budget as the first was (the suite's fixture reserves one).
+   */
+  mayResend?: (request: { method: string; url: string }) => boolean;
 }
 
 /** Where an origin is reached: its host as a socket takes it, host:port, the Host header. */
@@ -109,9 +133,9 @@ export async function startResponseGuard(
 ): Promise<ResponseGuard> {
   // Cuts by request, each taken once (identical requests may be cut side by side); the last
   // connection error by host, until a connection there succeeds.
-  const cuts = new Map<string, string[]>();
+  const cuts = new Map<string, GuardFailure[]>();
   const connectErrors = new Map<string, string>();
-  const record = (key: string, why: string) => {
+  const record = (key: string, why: GuardFailure) => {
     const list = cuts.get(key) ?? [];
     cuts.delete(key);
     cuts.set(key, [...list, why]);
@@ -137,21 +161,28 @@ export async function startResponseGuard(
   /**
    * A connection of the client on an origin's port, served by one connection to the target at a
    * time (a link): the first opened with it, a new one for a request when the target has closed
-   * the last one or is about to (see `usable`). A request that meets a reset or a close on a
-   * reused link before any byte of its answer is sent again once, on a new link: the target did
-   * not process it (RFC 9112 §9.3.1, a kept-alive connection's close races the next request).
+   * the last one or is about to (see `usable`), and for a create when the last one has been idle
+   * too long to be trusted with it (resend.ts). A request that meets a reset or a close on a link
+   * before any byte of its answer is sent again once on a new link, passed on as the target's
+   * failure, or ended with its outcome unknown, as `afterClose` says.
    */
   function pair(client: net.Socket, origin: Origin) {
     const { authority } = origin;
     client.setNoDelay(true);
     track(client);
     let link: Link | undefined;
-    // The bytes of the request in flight, kept until its answer starts: what a resend sends.
+    // The request in flight: what it is, whether any of its bytes went out, and its bytes, kept
+    // until its answer starts (what a resend sends).
+    let current: Sent | undefined;
+    let written = false;
     let replay: Buffer[] | undefined;
     let replayBytes = 0;
     let resentOnce = false;
+    // A create's bytes, held for one turn of the event loop before they go on a reused link: a
+    // close that had already arrived is handled first, and the create is found not written.
+    let held: Buffer[] | undefined;
     const answers = new Answers(maxBytes, origin.hostHeader, (path, method, why) => {
-      record(cutKey(method, authority, path), why);
+      record(cutKey(method, authority, path), { why });
       client.destroy();
       link?.destroy();
     });
@@ -173,19 +204,19 @@ export async function startResponseGuard(
      * The link went away: handled when it is not the current one, or when no request was on it
      * (the next one gets a new link), or when its request could be sent again on a new one.
      */
-    const handled = (from: Link): boolean => {
+    const handled = (from: Link, how: string): boolean => {
       if (from !== link) return true;
       if (answers.idle) {
         link = undefined;
         from.destroy();
         return true;
       }
-      return resend(from);
+      return resend(from, how);
     };
 
     /** The link failed (reset, refused, TLS): a resend, or the failure passed on. */
     const failed = (from: Link, error: Error) => {
-      if (handled(from)) return;
+      if (handled(from, 'was reset')) return;
       // A connection that could not be made (refused, or over https a certificate not trusted,
       // a client certificate refused) is kept for the client to explain (connectErrorOf); a
       // reset is passed on as a reset.
@@ -196,18 +227,72 @@ export async function startResponseGuard(
 
     /** The target closed the link: between requests, the next one gets a new link. */
     const ended = (from: Link) => {
-      if (handled(from)) return;
+      if (handled(from, 'closed')) return;
       void answers.settled.then(() => client.end());
     };
 
-    /** Sends the request in flight again on a new link, when its own met a reused link's end. */
-    const resend = (from: Link): boolean => {
-      if (from.answering || from.served === 0 || resentOnce || !replay) return false;
+    /** Bytes of the request in flight, to the current link (a new one if there is none). */
+    const send = (bytes: Buffer) => {
+      written = true;
+      if (!(link ?? open()).write(bytes)) client.pause();
+    };
+
+    /**
+     * The request in flight met its link's end (a reset, a close) before any byte of its answer:
+     * sent again once on a new link, or not (resend.ts). True when it was sent again.
+     */
+    const resend = (from: Link, how: string): boolean => {
+      if (from.answering || !current) return false;
+      const method = current.method;
+      const decision = afterClose({
+        method,
+        written,
+        reused: from.served > 0,
+        resent: resentOnce,
+        kept: held !== undefined || replay !== undefined,
+      });
+      if (decision === 'outcome unknown') {
+        record(cutKey(method, authority, current.path), {
+          why:
+            `the connection ${how} after the request was sent, before any byte of its answer ` +
+            `(a kept-alive connection, its last answer ${Date.now() - from.idleSince} ms before ` +
+            'the close): the target may have applied it, so it was not sent again (RFC 9110 §9.2.2)',
+          outcomeUnknown: true,
+        });
+        return false;
+      }
+      if (decision === 'pass on') return false;
+      const url = `${origin.https ? 'https' : 'http'}://${origin.hostHeader}${current.path}`;
+      if (!idempotent(method) && options.mayResend?.({ method, url }) === false) {
+        held = undefined;
+        record(cutKey(method, authority, current.path), {
+          why:
+            `not sent: its kept-alive connection ${how} before any of it was written, and the ` +
+            'write budget is spent, so it was not sent on a new one',
+          budgetSpent: true,
+        });
+        return false;
+      }
       resentOnce = true;
       counters.resent++;
-      const bytes = Buffer.concat(replay);
-      open().write(bytes);
+      const bytes = Buffer.concat(held ?? replay ?? []);
+      held = undefined;
+      open();
+      send(bytes);
       return true;
+    };
+
+    /**
+     * A create on a reused link waits one turn: a close that arrived with it is handled first, and
+     * sends it on a new link (`resend`: nothing of it was written); else it goes on this one.
+     */
+    const release = (on: Link) => {
+      const bytes = held;
+      held = undefined;
+      if (!bytes || client.destroyed) return;
+      // Idle too long meanwhile (a busy machine): a new link, as at the request's start.
+      if (link !== on || !on.usable(createReuseMs)) open();
+      for (const piece of bytes) send(piece);
     };
 
     const fromTarget = (from: Link, chunk: Buffer) => {
@@ -229,21 +314,31 @@ export async function startResponseGuard(
     client.on('error', () => link?.destroy());
     client.on('close', () => link?.destroy());
     client.on('data', (chunk: Buffer) => {
-      const { forward, startsRequest } = answers.fromClient(chunk);
+      const { forward, started } = answers.fromClient(chunk);
       if (forward.length === 0) return;
-      if (startsRequest) {
-        if (!link?.usable()) open();
+      if (started) {
+        current = started;
+        written = false;
         replay = [];
         replayBytes = 0;
         resentOnce = false;
+        // A create goes on a kept-alive link only soon after its last answer (resend.ts).
+        const create = !idempotent(started.method);
+        if (!link?.usable(create ? createReuseMs : undefined)) open();
+        else if (create && link.served > 0) {
+          held = [];
+          const on = link;
+          setImmediate(() => release(on));
+        }
       }
       if (replay) {
         replayBytes += forward.length;
         if (replayBytes > maxReplayBytes) replay = undefined;
         else replay.push(forward);
       }
+      if (held) held.push(forward);
       // What the client sends before the target's connection is made waits in the link's socket.
-      if (!(link ?? open()).write(forward)) client.pause();
+      else send(forward);
     });
     client.on('end', () => link?.end());
   }
@@ -268,7 +363,7 @@ export async function startResponseGuard(
       if (!local) listeners.set(key, (local = listen(origin)));
       return `${await local}${origin.path}`;
     },
-    cutOf(method, url) {
+    failureOf(method, url) {
       const origin = originOf(url);
       if (!origin) return undefined;
       return (
@@ -325,7 +420,8 @@ class Link {
   answering = false;
   private gone = false;
   private closing = false;
-  private idleSince = Date.now();
+  /** When its last answer ended (or it was opened). */
+  idleSince = Date.now();
   private keepAliveMs?: number;
   onError: (error: Error) => void = () => {};
   onEnd: () => void = () => {};
@@ -398,11 +494,13 @@ class Link {
     if (this.ending) socket.end();
   }
 
-  /** Whether the next request may go on it. */
-  usable(): boolean {
+  /** Whether the next request may go on it; `maxIdleMs`: only this soon after its last answer. */
+  usable(maxIdleMs?: number): boolean {
     if (this.gone || this.closing || this.socket?.destroyed) return false;
+    const idle = Date.now() - this.idleSince;
+    if (maxIdleMs !== undefined && this.served > 0 && idle > maxIdleMs) return false;
     if (this.keepAliveMs === undefined) return true;
-    return Date.now() - this.idleSince < this.keepAliveMs - idleMargin(this.keepAliveMs);
+    return idle < this.keepAliveMs - idleMargin(this.keepAliveMs);
   }
 
   /** An answer was completed on it, with what its head said of the connection. */
@@ -509,14 +607,14 @@ class Answers {
 
   /**
    * Bytes of the client: the requests, their heads read to pair answers with them. Returns the
-   * bytes to send on (a head once whole, its Host the target's; a body as it comes), and whether
-   * they start a request sent while none was in flight.
+   * bytes to send on (a head once whole, its Host the target's; a body as it comes), and the
+   * request they start, when none was in flight (`started`).
    */
-  fromClient(chunk: Buffer): { forward: Buffer; startsRequest: boolean } {
+  fromClient(chunk: Buffer): { forward: Buffer; started?: Sent } {
     this.turn = 0;
-    if (this.clientOpaque) return { forward: chunk, startsRequest: false };
+    if (this.clientOpaque) return { forward: chunk };
     const forward: Buffer[] = [];
-    let startsRequest = false;
+    let started: Sent | undefined;
     let rest = chunk;
     while (rest.length > 0) {
       if (this.requestBodyLeft > 0) {
@@ -535,8 +633,9 @@ class Answers {
       }
       const lines = this.request.subarray(0, end).toString('latin1').split('\r\n');
       const [method = '', path = ''] = (lines[0] ?? '').split(' ');
-      if (forward.length === 0 && this.idle) startsRequest = true;
-      this.sent.push({ method, path });
+      const request = { method, path };
+      if (forward.length === 0 && this.idle) started = request;
+      this.sent.push(request);
       const headers = lines.slice(1).filter((line) => !/^host\s*:/i.test(line));
       forward.push(
         Buffer.from(
@@ -555,7 +654,7 @@ class Answers {
       const length = headerValues(headers, 'content-length')[0];
       this.requestBodyLeft = Number(length ?? 0) || 0;
     }
-    return { forward: Buffer.concat(forward), startsRequest };
+    return { forward: Buffer.concat(forward), ...(started ? { started } : {}) };
   }
 
   /** From here on the client's bytes are forwarded unread (the answers are still counted). */

@@ -2,6 +2,11 @@
  * An answer of the target, kept whole: status, headers, the body as text (parsed losslessly on
  * demand), how long it took, and the request it answers, described without the key. How it reads
  * in a failure is reporting/failure-text.ts's job.
+ *
+ * A body is parsed here and nowhere else (the preflight's answer too: `parseBody`). A body that is
+ * not JSON but holds the interface's JSON, garbled (a byte order mark before it, a warning printed
+ * before or after it: garbled.ts), is not JSON all the same; the JSON found is kept beside the
+ * problem (`salvaged`), so that the checks charge MEDIA-JSON and go on judging what it says.
  */
 import {
   type RequestView,
@@ -10,6 +15,7 @@ import {
   requestLine,
   responseLine,
 } from '../reporting/failure-text.ts';
+import { jsonInside } from './garbled.ts';
 import { type JsonValue, NestingTooDeep, int64Of, parseLossless } from './lossless-json.ts';
 
 /** A Pet as returned, with int64 fields as exact BigInt values. */
@@ -26,15 +32,44 @@ export type SentRequest = RequestView;
 /** The operations of the interface, by their names in the document. */
 export type Operation = 'listPets' | 'createPet' | 'getPet';
 
-/** `unread`: the body was not parsed (nested too deep), so whether it is JSON is not known. */
+/**
+ * `unread`: the body was not parsed (nested too deep), so whether it is JSON is not known.
+ * `salvaged`: the body is not JSON, but holds the interface's JSON, garbled (garbled.ts): the
+ * problem says how, and the checks judge the JSON found.
+ */
 export type ParsedBody =
-  { ok: true; value: JsonValue } | { ok: false; problem: string; unread?: true };
+  | { ok: true; value: JsonValue }
+  | { ok: false; problem: string; unread?: true; salvaged?: JsonValue };
+
+/** A body parsed losslessly; or why it is not JSON, with the JSON found inside a garbled one. */
+export function parseBody(text: string): ParsedBody {
+  if (text.trim() === '') return { ok: false, problem: 'the body is empty' };
+  try {
+    return { ok: true, value: parseLossless(text) };
+  } catch (error) {
+    if (error instanceof NestingTooDeep) {
+      return { ok: false, problem: `the body nests ${error.message}`, unread: true };
+    }
+    // A byte order mark is invisible in a message: named as an escape.
+    const problem = `the body is not JSON (${(error as Error).message.replaceAll('\uFEFF', '\\uFEFF')})`;
+    const found = jsonInside(text);
+    return found
+      ? { ok: false, problem: `${problem}: ${found.around}`, salvaged: found.value }
+      : { ok: false, problem };
+  }
+}
 
 export class ApiResponse {
   private parsed?: ParsedBody;
 
   /** Why there is no usable answer (refused, reset, timed out, too large); undefined when there is. */
   failure?: string;
+
+  /**
+   * No answer, and whether the target applied the request is not known: a create written on a
+   * kept-alive connection that closed before its answer, not sent again (http/resend.ts).
+   */
+  outcomeUnknown?: true;
 
   /**
    * A 5xx to a list or getPet, after a create of a name holding a lone surrogate was answered
@@ -76,25 +111,25 @@ export class ApiResponse {
 
   /** The body parsed losslessly, or why it could not be. */
   get body(): ParsedBody {
-    this.parsed ??= (() => {
-      if (this.text.trim() === '') return { ok: false, problem: 'the body is empty' };
-      try {
-        return { ok: true, value: parseLossless(this.text) };
-      } catch (error) {
-        if (error instanceof NestingTooDeep) {
-          return { ok: false, problem: `the body nests ${error.message}`, unread: true };
-        }
-        return { ok: false, problem: `the body is not JSON (${(error as Error).message})` };
-      }
-    })();
+    this.parsed ??= parseBody(this.text);
     return this.parsed;
   }
 
-  /** The parsed body; throws when it is not JSON (call after a matcher has checked it). */
+  /**
+   * The JSON the body holds: parsed, or found inside a garbled body (which a matcher has charged
+   * to MEDIA-JSON); undefined when there is none.
+   */
+  get bodyValue(): JsonValue | undefined {
+    const body = this.body;
+    return body.ok ? body.value : body.salvaged;
+  }
+
+  /** The body's JSON (bodyValue); throws when it holds none (call after a matcher checked it). */
   get json(): JsonValue {
     const body = this.body;
-    if (!body.ok) throw new Error(`${this.describeRequest()}: ${body.problem}`);
-    return body.value;
+    if (body.ok) return body.value;
+    if (body.salvaged === undefined) throw new Error(`${this.describeRequest()}: ${body.problem}`);
+    return body.salvaged;
   }
 
   /** The body as a Pet (after a schema check), with exact int64 fields. */

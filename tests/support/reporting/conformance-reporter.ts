@@ -1,15 +1,17 @@
 /**
  * The conformance reporter: collects what each test checked and how it ended, then writes the
  * summary of each target (reports/conformance.json and the self-contained conformance.html; with
- * several targets, reports/targets/<name>/ each, and an overview in reports/) and prints the
- * closing lines: requirements passed, advisories, requests sent and pets created.
+ * several targets, reports/targets/<name>/ each, and an overview in reports/), conformance.md and
+ * badge.json, and prints the closing lines: requirements passed, the baseline, advisories,
+ * requests sent and pets created.
  *
- * A requirement can fail through a finding alone (another test's check met its deviation, and that
- * test passed its own check), or through known failures alone (which Playwright counts as
- * expected), and a target's preflight can fail with its tests blocked: the run then fails all the
- * same, through onEnd's status.
+ * The run's status is the gate's (gate.ts), returned from onEnd: a requirement can fail through a
+ * finding alone (another test's check met its deviation, and that test passed its own check), a
+ * target's preflight can fail with its tests blocked, and a failure the baseline tolerates is one
+ * Playwright counts as expected. So `npm run conformance` exits as the command does.
  *
- * It runs after the redacting reporter, and redacts what it writes once more.
+ * It runs after the redacting reporter (and after the CTRF reporter, whose file it sets right:
+ * ctrf.ts), and redacts what it writes once more.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
@@ -23,11 +25,16 @@ import type {
   TestResult,
 } from '@playwright/test/reporter';
 import { idsAmong } from '../../../requirements/catalogue.ts';
+import { badgeOf } from './badge.ts';
+import { amendCtrf } from './ctrf.ts';
+import { runGate, statusOf } from './gate.ts';
 import { renderOverviewHtml, renderSummaryHtml } from './summary-html.ts';
+import { renderSummaryMd } from './summary-md.ts';
 import {
   type AdvisoryNote,
   type ConfiguredFacts,
   type Outcome,
+  type Selection,
   type Summary,
   type TestRecord,
   chargesOf,
@@ -42,10 +49,11 @@ import {
   stripAnsi,
   summarize,
 } from './summary.ts';
-import { type Overview, overviewOf } from './overview.ts';
+import { overviewOf } from './overview.ts';
 import { reportPaths, targetPaths } from './paths.ts';
 import { lastChecks, recordEnded, recordPlanned, removeProgress } from './progress.ts';
 import { redact, redactDeep } from './redaction.ts';
+import { selectionOf } from './scope.ts';
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const suiteVersion: string = JSON.parse(
@@ -65,7 +73,7 @@ function outcomeOf(test: TestCase, result: TestResult, skipReason?: string): Out
   if (result.status === 'skipped' || result.status === 'interrupted') {
     return skipReason?.startsWith(notes.blockedPrefix) ? 'blocked' : 'skipped';
   }
-  // By the status, not Playwright's expectation: a known failure (marked expected) still failed.
+  // By the status, not Playwright's expectation: a tolerated failure (marked expected) failed.
   return result.status === 'passed' ? 'passed' : 'failed';
 }
 
@@ -127,7 +135,7 @@ export function recordOf(test: TestCase, result: TestResult, sharedTargets = fal
     .filter((annotation) => annotation.type === 'unmarked pet')
     .map((annotation) => annotation.description ?? '');
   if (unmarked.length > 0) record.unmarkedPets = unmarked;
-  if (outcome === 'failed' && test.expectedStatus === 'failed') record.known = true;
+  if (outcome === 'failed' && test.expectedStatus === 'failed') record.tolerated = true;
   if (outcome === 'failed') {
     record.errors = errors;
   }
@@ -141,6 +149,8 @@ export function recordOf(test: TestCase, result: TestResult, sharedTargets = fal
   }
   return record;
 }
+
+const badgeJson = (summaries: Summary[]) => `${JSON.stringify(badgeOf(summaries), null, 2)}\n`;
 
 function write(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
@@ -156,8 +166,9 @@ export default class ConformanceReporter implements Reporter {
 
   /** The base address of each target, by its name (its project's, or its group's). */
   private readonly targets = new Map<string, string>();
-  /** The requirements each target is known to fail, by its name. */
-  private readonly knownFailures = new Map<string, string[]>();
+  /** The tests the run selected of each target, by its name, and how (a shard, --grep). */
+  private readonly selected = new Map<string, number>();
+  private selection = { shard: '', grep: '', grepInvert: '' };
   /** The targets share the workers: each is its tests' outermost group, not a project. */
   private sharedTargets = false;
 
@@ -185,8 +196,15 @@ export default class ConformanceReporter implements Reporter {
       }));
     for (const target of targets) {
       if (target.baseUrl) this.targets.set(target.name, target.baseUrl);
-      if (target.knownFailures) this.knownFailures.set(target.name, target.knownFailures);
     }
+    for (const test of suite.allTests()) {
+      const { target } = placeOf(test, this.sharedTargets);
+      this.selected.set(target, (this.selected.get(target) ?? 0) + 1);
+    }
+    this.selection = {
+      shard: config.shard ? `${config.shard.current}/${config.shard.total}` : '',
+      ...selectionOf(config.argv ?? []),
+    };
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -240,39 +258,47 @@ export default class ConformanceReporter implements Reporter {
       ...new Set([...this.targets.keys(), ...records.map((record) => record.project)]),
     ];
     const several = names.length > 1 || (names.length === 1 && names[0] !== '');
+    const selection = (name: string): Selection => ({
+      ...this.selection,
+      tests: this.selected.get(name) ?? 0,
+    });
     const summaries: Summary[] = (names.length ? names : ['']).map((name) =>
       redactDeep(
         summarize(
           facts(name),
           records.filter((record) => record.project === name),
           name,
-          this.knownFailures.get(name) ?? [],
+          selection(name),
         ),
       ),
     );
-    // A requirement that failed through findings alone, or through known failures only (which
-    // Playwright counts as expected), fails the run all the same; so does a target whose
-    // preflight failed (its tests blocked: also the shard that does not hold the failing check).
-    const failed =
-      summaries.some((summary) => summary.totals.requirements.failed > 0) ||
-      records.some((record) => record.skipReason?.startsWith(notes.preflightBlockedPrefix));
-    const status = failed && result.status === 'passed' ? 'failed' : result.status;
+    // The gate decides the run's status: a requirement failed through findings alone, or a
+    // target whose preflight failed (its tests blocked: also the shard that does not hold the
+    // failing check), fails it; failures the baseline tolerates alone do not. A run that ran no
+    // test (--list) keeps Playwright's status.
+    const overview = several ? overviewOf(summaries) : undefined;
+    const gate = overview?.gate ?? runGate(summaries);
+    const status = records.length > 0 ? statusOf(gate, result.status) : result.status;
     for (const summary of summaries) summary.status = status;
     for (const summary of summaries) {
       const paths = several ? targetPaths(summary.targetName) : reportPaths;
       write(paths.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);
       write(paths.summaryHtml, renderSummaryHtml(summary, several ? '../../' : ''));
+      if (several) write(targetPaths(summary.targetName).badge, badgeJson([summary]));
       console.log(`\n${consoleSummary(summary).join('\n')}`);
     }
-    if (several) {
-      const overview: Overview = overviewOf(summaries);
+    if (overview) {
       write(reportPaths.summaryJson, `${JSON.stringify(overview, null, 2)}\n`);
       write(reportPaths.summaryHtml, renderOverviewHtml(overview, summaries));
       console.log(`\n${overview.line}`);
     }
+    write(reportPaths.summaryMd, renderSummaryMd(summaries, overview));
+    write(reportPaths.badge, badgeJson(summaries));
+    amendCtrf(reportPaths.ctrf);
     const page = relative(process.cwd(), reportPaths.summaryHtml);
+    if (records.length > 0) console.log(`Gate: exit ${gate.code}, ${gate.why}.`);
     console.log(`Summary: ${page.startsWith('..') ? reportPaths.summaryHtml : page}`);
-    return status !== result.status ? { status } : undefined;
+    return status !== result.status ? { status: status as FullResult['status'] } : undefined;
   }
 
   printsToStdio(): boolean {

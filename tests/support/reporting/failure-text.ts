@@ -20,6 +20,10 @@ export interface RequestView {
   /** The header's name as spelled on the wire, when not the document's `Authorization`. */
   authName?: string;
   body?: string;
+  /** The body's media type, when one was sent. */
+  contentType?: string;
+  /** The body's bytes are not UTF-8 (`body` shows them decoded, with replacement characters). */
+  notUtf8?: true;
 }
 
 /** A request and the answer it got. */

@@ -21,9 +21,21 @@ export const reportPaths = {
   summaryJson: resolve(reportDir, 'conformance.json'),
   /** The same as one self-contained page. */
   summaryHtml: resolve(reportDir, 'conformance.html'),
+  /** The same as GitHub-flavoured Markdown, for a job summary or a pull-request comment. */
+  summaryMd: resolve(reportDir, 'conformance.md'),
+  /** A shields.io endpoint file: the verdict as a badge. */
+  badge: resolve(reportDir, 'badge.json'),
+  /** The Common Test Report Format, one test per check (playwright-ctrf-json-reporter). */
+  ctrf: resolve(reportDir, 'ctrf.json'),
   /** A shard's blob report, for `npm run merge`. */
   blob: resolve(reportDir, 'blob'),
 };
+
+/**
+ * The files that say a run's verdict, in the report folder: the command removes them before a
+ * run, so that none of another run is read as this one's.
+ */
+export const verdictFiles = ['conformance.json', 'conformance.md', 'badge.json'];
 
 /**
  * What Playwright's reports not chosen by CONFORMANCE_REPORTS left in the folder from an earlier
@@ -34,6 +46,7 @@ export function reportsNotChosen(chosen: readonly string[]): string[] {
     html: reportPaths.html,
     json: reportPaths.results,
     junit: reportPaths.junit,
+    ctrf: reportPaths.ctrf,
   };
   return Object.entries(byFormat)
     .filter(([format]) => !chosen.includes(format))
@@ -46,5 +59,6 @@ export function targetPaths(name: string) {
   return {
     summaryJson: resolve(dir, 'conformance.json'),
     summaryHtml: resolve(dir, 'conformance.html'),
+    badge: resolve(dir, 'badge.json'),
   };
 }

@@ -14,7 +14,6 @@ import {
   type RequirementResult,
   type Summary,
   type TestRef,
-  knownButNotFailed,
 } from './summary.ts';
 import { splitFailure } from './failure-text.ts';
 import { summaryScript, summaryStyle } from './summary-style.ts';
@@ -99,7 +98,9 @@ function header(summary: Summary): string {
         ]
       : []),
     ['Strict mode', summary.strict ? 'on: flagged advisories fail' : 'off'],
-    ...knownFacts(summary),
+    ...baselineFacts(summary),
+    ['Gate', `exit ${summary.gate.code}: ${summary.gate.why}`],
+    ['Scope', summary.scope.complete ? 'complete' : summary.scope.narrowedBy.join('; ')],
     ...Object.entries(summary.settings ?? {})
       .filter(([, value]) => value !== '' && value !== 0 && value !== false)
       .map(([name, value]): [string, string] => [`Setting ${name}`, String(value)]),
@@ -119,20 +120,27 @@ function header(summary: Summary): string {
 </header>`;
 }
 
-/** The known failures listed for the target, and those of them that did not fail. */
-function knownFacts(summary: Summary): [string, string][] {
-  if (summary.knownFailures.length === 0) return [];
-  const stale = knownButNotFailed(summary).map((item) => `${item.id} ${item.verdict}`);
+/** What the baseline tolerated (which changes no verdict), and what it lists that passed. */
+function baselineFacts(summary: Summary): [string, string][] {
+  const { baseline } = summary;
+  if (!baseline.file) return [];
+  const ids = (items: { requirement: string }[]) =>
+    items.map(({ requirement }) => requirement).join(', ');
   return [
-    ['Known failures (change no verdict)', summary.knownFailures.join(', ')],
-    ...(stale.length
-      ? [['Listed as known, did not fail', stale.join(', ')] as [string, string]]
+    ['Baseline (changes no verdict)', baseline.file],
+    ...(baseline.tolerated.length
+      ? [['Tolerated failures', ids(baseline.tolerated)] as [string, string]]
+      : []),
+    ...(baseline.fixed.length
+      ? [['Baselined, but passed (remove)', ids(baseline.fixed)] as [string, string]]
       : []),
   ];
 }
 
-const knownMark = (item: RequirementResult | AdvisoryResult) =>
-  'known' in item && item.known ? ' <span class="muted">(listed as a known failure)</span>' : '';
+const toleratedMark = (item: RequirementResult | AdvisoryResult) =>
+  'tolerated' in item && item.tolerated
+    ? ` <span class="muted">(tolerated by the baseline${item.tolerated.until ? ` until ${e(item.tolerated.until)}` : ''}: ${e(item.tolerated.reason)})</span>`
+    : '';
 
 function tile(item: RequirementResult | AdvisoryResult): string {
   const reasons = 'reasons' in item ? item.reasons : [];
@@ -191,7 +199,7 @@ function failure(item: RequirementResult, summary: Summary): string {
       ? `<p class="hint">and ${item.failures.length - shown.length} more (conformance.json lists them all)</p>`
       : '';
   return `<article class="failure" id="${e(failureAnchor(item.id))}">
-  <h3>${badge('failed')} <a href="#${e(requirementAnchor(item.id))}">${e(item.id)}</a>${knownMark(item)} <span class="words">§${e(item.section)} ${e(item.words)}</span></h3>
+  <h3>${badge('failed')} <a href="#${e(requirementAnchor(item.id))}">${e(item.id)}</a>${toleratedMark(item)} <span class="words">§${e(item.section)} ${e(item.words)}</span></h3>
   ${checks.join('')}${more}
 </article>`;
 }
@@ -248,7 +256,7 @@ function requirementRow(item: RequirementResult | AdvisoryResult): string {
       ? `<ul class="reasons">${item.reasons.map((reason) => `<li>${e(reason)}</li>`).join('')}</ul>`
       : '';
   return `<tr id="${e(requirementAnchor(item.id))}" class="${tone(item.verdict)}" data-verdict="${e(tone(item.verdict))}">
-  <td class="id"><b>${e(item.id)}</b>${knownMark(item)}<div class="muted">§${e(item.section)} ${e(item.sectionTitle)} · ${e(item.kind)}</div></td>
+  <td class="id"><b>${e(item.id)}</b>${toleratedMark(item)}<div class="muted">§${e(item.section)} ${e(item.sectionTitle)} · ${e(item.kind)}</div></td>
   <td><q>${e(item.words)}</q><div class="muted">Checked: ${e(item.checks)}</div>${source}${findings}${reasons}</td>
   <td class="verdict"><a href="${e(target(item))}">${badge(item.verdict)}</a></td>
   <td>${testList(item.tests)}</td>

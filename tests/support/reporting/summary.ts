@@ -22,6 +22,9 @@
  * (strict mode) still decided its requirements.
  */
 import { type Requirement, catalogue } from '../../../requirements/catalogue.ts';
+import { type Baseline, type BaselineResult, entriesFor, judgeBaseline } from './baseline.ts';
+import { type Gate, gateOf } from './gate.ts';
+import { type Scope, scopeOf } from './scope.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'blocked';
 export type Verdict = 'passed' | 'failed' | 'inconclusive' | 'blocked' | 'not run';
@@ -116,8 +119,8 @@ export interface TestRecord {
   notRun: { requirement: string; reason: string }[];
   /** The test stopped at a limit of the run (write budget, rate limit): why. */
   stoppedBy?: string;
-  /** It failed only on requirements listed as known failures (marked expected, its worker kept). */
-  known?: boolean;
+  /** It failed only on requirements the baseline tolerates (marked expected, its worker kept). */
+  tolerated?: boolean;
   requests: number;
   petsCreated: number;
   /** The ids of pets it created whose name could not carry the run's marker (an empty name). */
@@ -206,8 +209,8 @@ export interface RequirementResult extends Requirement {
   reasons: string[];
   /** The checks charged to it: which test (index into Summary.tests), and the message. */
   failures: { test: number; message: string; source: Charge['source'] }[];
-  /** Listed as a known failure of the target: which changes no verdict. */
-  known: boolean;
+  /** Failed, and tolerated by the baseline (which changes no verdict): the entry's reason and date. */
+  tolerated?: { reason: string; until?: string };
   tests: TestRef[];
 }
 
@@ -234,6 +237,8 @@ export interface ConfiguredFacts {
   petNamePrefix: string;
   /** The settings the run was made with (never a key), as the summary page lists them. */
   settings?: Record<string, string | number | boolean>;
+  /** The baseline the run was given (CONFORMANCE_BASELINE): the failures tolerated by the gate. */
+  baseline?: Baseline;
 }
 
 export interface RunFacts extends ConfiguredFacts {
@@ -247,19 +252,14 @@ export interface RunFacts extends ConfiguredFacts {
 /** The key of the configuration's metadata under which ConfiguredFacts are kept. */
 export const factsKey = 'conformance';
 
-/** What the reports need of a target: its name, address, and the failures it is known for. */
+/** What the reports need of a target: its name and address. */
 export interface TargetFacts {
   name: string;
   baseUrl: string;
-  knownFailures?: string[];
 }
 
 /** A target's facts (never its key, which is only ever named by its environment variable). */
-export const targetFacts = ({ name, baseUrl, knownFailures }: TargetFacts): TargetFacts => ({
-  name,
-  baseUrl,
-  ...(knownFailures ? { knownFailures } : {}),
-});
+export const targetFacts = ({ name, baseUrl }: TargetFacts): TargetFacts => ({ name, baseUrl });
 
 /**
  * The key of the metadata listing the targets, when they share the workers
@@ -267,7 +267,7 @@ export const targetFacts = ({ name, baseUrl, knownFailures }: TargetFacts): Targ
  */
 export const sharedTargetsKey = 'conformance-targets';
 
-export interface Summary extends RunFacts {
+export interface Summary extends Omit<RunFacts, 'baseline'> {
   interface: string;
   interfaceVersion: string;
   /** The target's name, in a run of several ('' otherwise). */
@@ -292,8 +292,12 @@ export interface Summary extends RunFacts {
     requirements: Record<Verdict, number> & { total: number };
     advisories: Record<AdvisoryVerdict, number> & { total: number };
   };
-  /** The requirements the run was told this target fails (CONFORMANCE_KNOWN_FAILURES). */
-  knownFailures: string[];
+  /** The verdicts judged against the baseline (CONFORMANCE_BASELINE): tolerated, new, fixed. */
+  baseline: BaselineResult;
+  /** What the run covered: complete, or narrowed (and by what) or stopped. */
+  scope: Scope;
+  /** The gate: the exit code this target earns, and why (gate.ts). */
+  gate: Gate;
   requirements: RequirementResult[];
   advisories: AdvisoryResult[];
   tests: TestRecord[];
@@ -420,12 +424,22 @@ const sum = (tests: TestRecord[], pick: (test: TestRecord) => number) =>
 const share = (part: number, whole: number) =>
   whole > 0 ? Math.round((part / whole) * 1000) / 1000 : 0;
 
+/** What Playwright selected of a target's tests (counted as the run began) and how. */
+export interface Selection {
+  tests: number;
+  shard: string;
+  grep: string;
+  grepInvert: string;
+}
+
 export function summarize(
   facts: RunFacts,
   tests: TestRecord[],
   targetName = '',
-  knownFailures: readonly string[] = [],
+  selection?: Selection,
 ): Summary {
+  const entries = entriesFor(facts.baseline, targetName);
+  const date = String(facts.settings?.date ?? facts.startedAt.slice(0, 10));
   const sectionTitle = (section: string) => catalogue.sections[section] ?? '';
   const requirements: RequirementResult[] = [];
   const advisories: AdvisoryResult[] = [];
@@ -433,13 +447,7 @@ export function summarize(
     const refs = refsTo(requirement.id, tests);
     const base = { ...requirement, sectionTitle: sectionTitle(requirement.section) };
     if (requirement.kind !== 'advisory') {
-      const known = knownFailures.includes(requirement.id);
-      requirements.push({
-        ...base,
-        ...judgeRequirement(requirement.id, tests),
-        known,
-        tests: refs,
-      });
+      requirements.push({ ...base, ...judgeRequirement(requirement.id, tests), tests: refs });
       continue;
     }
     const found = tests.flatMap((test) =>
@@ -463,9 +471,21 @@ export function summarize(
       : totals.requirements.passed === totals.requirements.total
         ? 'conformant'
         : 'incomplete';
+  const baseline = judgeBaseline(requirements, entries, date, facts.baseline?.file);
+  for (const { requirement, reason, until } of baseline.tolerated) {
+    const item = requirements.find((one) => one.id === requirement)!;
+    item.tolerated = { reason, ...(until ? { until } : {}) };
+  }
+  const scope = scopeOf({
+    ...(selection ?? { tests: tests.length, shard: '', grep: '', grepInvert: '' }),
+    status: facts.status,
+    requirements,
+  });
+  const judged = { targetName, totals, status: facts.status, strict: facts.strict };
   return {
     interface: catalogue.interface,
     interfaceVersion: catalogue.interfaceVersion,
+    // The baseline given (facts.baseline) is replaced by the run's verdicts judged against it.
     ...facts,
     targetName,
     verdict,
@@ -480,16 +500,13 @@ export function summarize(
     pausedMs: sum(tests, (test) => test.pausedMs),
     resent: sum(tests, (test) => test.resent ?? 0),
     totals,
-    knownFailures: [...knownFailures],
+    baseline,
+    scope,
+    gate: gateOf({ ...judged, advisories, requirements, baseline }),
     requirements,
     advisories,
     tests,
   };
-}
-
-/** Known failures that did not fail: the list is out of date (or the check could not decide). */
-export function knownButNotFailed(summary: Summary): RequirementResult[] {
-  return summary.requirements.filter((item) => item.known && item.verdict !== 'failed');
 }
 
 /** The console lines closing a run: conformance counts non-advisory requirements only. */
@@ -501,19 +518,13 @@ export function consoleSummary(summary: Summary): string[] {
     .map((verdict) => `${counts[verdict]} ${verdict}`);
   const failed = summary.requirements
     .filter((item) => item.verdict === 'failed')
-    .map((item) => (item.known ? `${item.id} (known)` : item.id));
+    .map((item) => (item.tolerated ? `${item.id} (tolerated)` : item.id));
   const lines = [
     `${who}Conformance: ${counts.passed} of ${counts.total} requirements passed` +
       `${others.length ? `, ${others.join(', ')}` : ''}` +
       `${failed.length ? ` (failed: ${failed.join(', ')})` : ''}.`,
   ];
-  const stale = knownButNotFailed(summary).map((item) => `${item.id} ${item.verdict}`);
-  if (stale.length > 0) {
-    lines.push(
-      `${who}Listed as known failures, but did not fail: ${stale.join(', ')}. ` +
-        'Remove what passed from the list.',
-    );
-  }
+  lines.push(...baselineLines(summary));
   for (const verdict of ['inconclusive', 'blocked'] as const) {
     for (const item of summary.requirements.filter((one) => one.verdict === verdict)) {
       lines.push(`  ${item.id} ${verdict}: ${item.reasons.join('; ')}`);
@@ -539,6 +550,47 @@ export function consoleSummary(summary: Summary): string[] {
       `(${createdNames(summary)})${resent}.`,
   );
   return lines;
+}
+
+/** What the baseline made of the run's failures, new ones first; nothing without a baseline. */
+export function baselineLines(summary: Summary): string[] {
+  const { baseline } = summary;
+  if (!baseline.file) return [];
+  const who = summary.targetName ? `${summary.targetName}: ` : '';
+  const parts = [
+    ...(baseline.newFailures.length > 0
+      ? [
+          `new failures ${baseline.newFailures
+            .map(({ requirement, expired }) =>
+              expired ? `${requirement} (entry expired on ${expired})` : requirement,
+            )
+            .join(', ')}`,
+        ]
+      : []),
+    ...(baseline.tolerated.length > 0
+      ? [
+          `tolerated ${baseline.tolerated
+            .map(
+              ({ requirement, until, reason }) =>
+                `${requirement} (${until ? `until ${until}` : 'no end date'}: ${reason})`,
+            )
+            .join(', ')}`,
+        ]
+      : []),
+    ...(baseline.fixed.length > 0
+      ? [
+          `fixed ${baseline.fixed.map(({ requirement }) => requirement).join(', ')}: passed, remove ${baseline.fixed.length > 1 ? 'them' : 'it'} from the baseline`,
+        ]
+      : []),
+    ...(baseline.unchecked.length > 0
+      ? [
+          `not decided this run ${baseline.unchecked.map(({ requirement, verdict }) => `${requirement} ${verdict}`).join(', ')}`,
+        ]
+      : []),
+  ];
+  return [
+    `${who}Baseline (${baseline.file}): ${parts.length ? parts.join('; ') : 'no entry met'}.`,
+  ];
 }
 
 /** How the pets a run created are found: by the marker their names start with, else by id. */

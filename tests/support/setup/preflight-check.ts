@@ -13,6 +13,16 @@
  * §5.1), which breaks AUTH-BEARER alone; the run goes on under the spelling the target accepts,
  * so that every other requirement is still checked, and AUTH-BEARER's check sends both.
  *
+ * An answer that is not JSON is not taken for another service at once: a target whose answers are
+ * the interface's, garbled (a byte order mark before the JSON, a warning printed before it, a
+ * proxy's page on some answers), breaks MEDIA-JSON, not the address. A body that holds the list,
+ * garbled (http/garbled.ts), lets the run go on, MEDIA-JSON charged with it. A body that is no JSON
+ * at all is asked about before the address is blamed, with at most two control requests, sent on
+ * that path only: the same request once more, then (if that is no list either) the request
+ * without a key, which the interface answers 401 with an Error. Either answered as the interface
+ * answers (garbled or not), the run goes on, MEDIA-JSON charged with the answer that was not;
+ * neither, and it is not this interface.
+ *
  * A target that refuses the request for its load (429, 503: http/throttle.ts) is waited for, as
  * every request is.
  * Settings are passed in (this module does not read the configuration) so that the project's own
@@ -22,6 +32,8 @@ import { type APIRequestContext, type APIResponse, request } from '@playwright/t
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { authorizationName, lowerCaseAuthorizationName } from '../http/client.ts';
+import type { JsonValue } from '../http/lossless-json.ts';
+import { parseBody } from '../http/response.ts';
 import { type GuardOptions, startResponseGuard } from '../http/response-guard.ts';
 import { retryDelayMs, throttleStatusReason } from '../http/throttle.ts';
 import { firstLine, transportCause } from '../http/transport-errors.ts';
@@ -49,6 +61,10 @@ export type PreflightResult =
       requests: number;
       /** An answer with a 5xx that the same request, sent again at once, was not answered with. */
       passing5xx?: ExchangeView;
+      /** An answer that was not JSON, from a target that answered as the interface otherwise. */
+      garbled?: { exchange: ExchangeView; problem: string };
+      /** limit=1 refused with a 400 Error, where the list without limit is answered. */
+      limitRefused?: ExchangeView;
     }
   | {
       ok: false;
@@ -108,10 +124,24 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   let finding: Finding | undefined;
   let name = authorizationName;
   let passing5xx: ExchangeView | undefined;
-  const once = async (spelling: string) => {
-    const answer = await fetchWaiting(context, url, await guard.via(url), spelling, options, wait);
-    answer.exchange.request = { method: 'GET', path, url: shown, auth: 'Bearer <API_KEY>' };
-    if (spelling !== authorizationName) answer.exchange.request.authName = spelling;
+  let garbled: { exchange: ExchangeView; problem: string } | undefined;
+  let limitRefused: ExchangeView | undefined;
+  /** A request with the key under that spelling of the header's name, or none (`undefined`). */
+  const once = async (spelling: string | undefined, at = path) => {
+    const target = `${options.baseUrl}${at}`;
+    const answer = await fetchWaiting(
+      context,
+      target,
+      await guard.via(target),
+      spelling,
+      options,
+      wait,
+    );
+    const auth = spelling === undefined ? 'none' : 'Bearer <API_KEY>';
+    answer.exchange.request = { method: 'GET', path: at, url: shownUrl(target), auth };
+    if (spelling !== undefined && spelling !== authorizationName) {
+      answer.exchange.request.authName = spelling;
+    }
     answer.exchange.text = scrub(answer.exchange.text);
     answers.push(answer);
     return answer;
@@ -135,11 +165,49 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
         name = lowerCaseAuthorizationName;
       }
     }
+    if (answer.exchange.status === 400 && isErrorBody(answer.body)) {
+      // limit=1 refused: the limit's, or the list's? The same list without limit tells (the
+      // diagnosis' rule, list-refused-for-its-limit): answered, the run goes on, LIST-LIMIT-MIN
+      // charged with the refusal; refused too, the list itself fails, and nothing can be checked.
+      const plain = await once(name, '/pets');
+      if (Array.isArray(listRead(plain, options.maxResponseBytes)?.value)) {
+        limitRefused = answer.exchange;
+        answer = plain;
+      }
+    }
+    let recognised = false;
+    const read = listRead(answer, options.maxResponseBytes);
+    if (read?.salvaged !== undefined)
+      garbled = { exchange: answer.exchange, problem: read.problem };
+    else if (read && read.value === undefined) {
+      // No JSON at all: another service, or the interface garbled on this answer alone (a proxy's
+      // page)? Asked before the address is blamed: the same request once more, then without a key.
+      const again = await once(name);
+      const asInterface = listRead(again, options.maxResponseBytes)?.value;
+      if (Array.isArray(asInterface)) {
+        garbled = {
+          exchange: answer.exchange,
+          problem: `${read.problem}; the same request, sent again, was answered with the list`,
+        };
+        answer = again;
+      } else {
+        const keyless = await once(undefined);
+        if (keyless.exchange.status === 401 && isErrorBody(keyless.body)) {
+          garbled = {
+            exchange: answer.exchange,
+            problem: `${read.problem}; the request without a key was answered 401 with an Error: the interface answers at this address`,
+          };
+          recognised = true;
+        }
+      }
+    }
     finding = refusesKey(answer)
       ? keyRejected(answers)
-      : judge(answer.response, answer.body, options.maxResponseBytes, wait.waitedMs);
+      : recognised
+        ? undefined
+        : judge(answer.response, answer.body, options.maxResponseBytes, wait.waitedMs);
   } catch (thrown) {
-    const cut = guard.cutOf('GET', url);
+    const cut = guard.failureOf('GET', url)?.why;
     const error = guard.connectErrorOf(url) ?? thrown;
     const cause = transportCause(error, options.timeoutMs) ?? 'the request failed';
     // A target that starts on its first request (serverless, scaled to zero) may need longer.
@@ -169,6 +237,9 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     await guard.close();
   }
 
+  const garbledNote = garbled
+    ? ` Its body is not JSON, but the interface's answer: MEDIA-JSON is charged with it, and the run goes on (${garbled.problem}).`
+    : '';
   const caseNote =
     name === authorizationName
       ? ''
@@ -193,16 +264,18 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     return {
       ok: true,
       summary: scrub(
-        `Preflight: GET ${shown} answered 200 in ${Date.now() - started} ms${waited}.${slow}${caseNote}`,
+        `Preflight: GET ${shown} answered 200 in ${Date.now() - started} ms${waited}.${slow}${garbledNote}${caseNote}`,
       ),
       authorizationName: name,
       requests: wait.requests,
       ...(passing5xx ? { passing5xx } : {}),
+      ...(garbled ? { garbled } : {}),
+      ...(limitRefused ? { limitRefused } : {}),
     };
   }
   const [headline, advice, requirement, expected] = finding;
   const lines = answers.flatMap(({ exchange, line }) => [
-    `GET ${shown} (${exchange.request.authName ?? authorizationName}: Bearer <API_KEY>)`,
+    `GET ${shown} (${exchange.request.authName ?? authorizationName}: ${exchange.request.auth})`,
     line,
   ]);
   const breaks = requirement ? ` This answer breaks ${requirement}.` : '';
@@ -230,15 +303,18 @@ async function fetchWaiting(
   url: string,
   /** Where the request is sent: the guard's address for `url`. */
   address: string,
-  name: string,
+  /** The spelling of the Authorization header's name; undefined: no key is sent. */
+  name: string | undefined,
   options: PreflightOptions,
   wait: { waitedMs: number; requests: number },
 ): Promise<Answer> {
   for (let attempt = 1; ; attempt++) {
     const started = Date.now();
     wait.requests++;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (name !== undefined) headers[name] = `Bearer ${options.apiKey}`;
     const response = await context.fetch(address, {
-      headers: { accept: 'application/json', [name]: `Bearer ${options.apiKey}` },
+      headers,
       timeout: options.timeoutMs,
       maxRedirects: 0,
       failOnStatusCode: false,
@@ -333,12 +409,12 @@ function judge(
     ];
   }
   if (status === 400 && isErrorBody(body)) {
-    // The interface answering, refusing the documented minimum of limit.
+    // The interface answering, refusing the list with limit=1 and without (asked above).
     return [
-      'the list of pets with limit=1 was refused (400)',
-      'limit=1 is the documented minimum (section 8): the target must accept it.',
-      'LIST-LIMIT-MIN',
-      '200 with a list of at most one pet (limit=1 is the documented minimum)',
+      'the list of pets was refused (400), with limit=1 and without limit',
+      'GET /pets must answer 200 with the list (section 4.1): no check can be made without it.',
+      'LIST-200-PETS',
+      '200 with the list of pets',
     ];
   }
   if (status !== 200) {
@@ -353,13 +429,20 @@ function judge(
       `A list of at most one pet was expected. ${baseHint}`,
     ];
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8'));
-  } catch {
+  const read = parseBody(body.toString('utf8'));
+  if (!read.ok && read.unread) {
+    return [
+      `not this interface: ${read.problem}`,
+      `A JSON array of pets was expected. ${baseHint}`,
+    ];
+  }
+  // Garbled (a byte order mark, a warning before it), it is the list all the same: MEDIA-JSON's.
+  const value = read.ok ? read.value : read.salvaged;
+  if (value === undefined) {
     return [
       'not this interface: the answer is not JSON',
-      `A JSON array of pets was expected. ${baseHint}`,
+      'Sent once more, and without a key, it was not answered as the interface answers either ' +
+        `(a JSON array of pets; 401 with an Error). A JSON array of pets was expected. ${baseHint}`,
     ];
   }
   if (!Array.isArray(value)) {
@@ -373,12 +456,33 @@ function judge(
   return undefined;
 }
 
-/** An Error body (code, message, status): the answer comes from the interface. */
+/** The JSON a body holds, garbled or not (http/response.ts parses every body); undefined if none. */
+function jsonOf(body: Buffer): JsonValue | undefined {
+  const read = parseBody(body.toString('utf8'));
+  return read.ok ? read.value : read.salvaged;
+}
+
+/**
+ * A 200 answer's body as the list is read: its JSON (`value`), and when it is not JSON, why
+ * (`problem`), with the JSON found inside a garbled one (`salvaged`). Undefined for any other
+ * answer, and for one too large to read (judge says so).
+ */
+function listRead(
+  answer: Pick<Answer, 'exchange' | 'body'>,
+  maxResponseBytes: number,
+): { value?: JsonValue; problem: string; salvaged?: JsonValue } | undefined {
+  if (answer.exchange.status !== 200 || answer.body.length > maxResponseBytes) return undefined;
+  const read = parseBody(answer.body.toString('utf8'));
+  if (read.ok) return { value: read.value, problem: '' };
+  // A body too deep to parse is no list of pets: judged as it is.
+  if (read.unread) return { value: null, problem: read.problem };
+  return read.salvaged === undefined
+    ? { problem: read.problem }
+    : { value: read.salvaged, problem: read.problem, salvaged: read.salvaged };
+}
+
+/** An Error body (code, message, status), garbled or not: the answer comes from the interface. */
 function isErrorBody(body: Buffer): boolean {
-  try {
-    const value = JSON.parse(body.toString('utf8')) as Record<string, unknown> | null;
-    return typeof value?.code === 'string' && typeof value.message === 'string';
-  } catch {
-    return false;
-  }
+  const value = jsonOf(body) as Record<string, unknown> | null | undefined;
+  return typeof value?.code === 'string' && typeof value.message === 'string';
 }

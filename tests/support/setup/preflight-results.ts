@@ -8,7 +8,8 @@
  * - the spelling of the Authorization header's name a target accepts the key under, when it is
  *   not the document's (preflight-check.ts);
  * - what the preflight met that breaks a requirement without stopping the run (a 5xx that the
- *   same request, sent again, was not answered with): charged by the test of that requirement.
+ *   same request, sent again, was not answered with; an answer that was not JSON, from a target
+ *   that answered as the interface otherwise): charged by the test of that requirement.
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import type { ExchangeView } from '../reporting/failure-text.ts';
@@ -72,10 +73,10 @@ export function authorizationNameOf(targetName: string): string | undefined {
 }
 
 /** Records, by target name, what the preflight met that breaks a requirement but stops nothing. */
-export function recordPreflightNotes(notes: Record<string, PreflightNote>): void {
+export function recordPreflightNotes(notes: Record<string, PreflightNote[]>): void {
   process.env[notesVariable] = JSON.stringify(notes);
 }
 
-export function preflightNoteOf(targetName: string): PreflightNote | undefined {
-  return read<PreflightNote>(notesVariable)[targetName];
+export function preflightNotesOf(targetName: string): PreflightNote[] {
+  return read<PreflightNote[]>(notesVariable)[targetName] ?? [];
 }

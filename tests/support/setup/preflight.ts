@@ -113,24 +113,48 @@ async function checkTargets(): Promise<void> {
   );
   const failures: Record<string, PreflightFailure> = {};
   const names: Record<string, string> = {};
-  const notes: Record<string, PreflightNote> = {};
+  const notes: Record<string, PreflightNote[]> = {};
   targets.forEach((target, index) => {
     const result = results[index]!;
     const who = target.name ? `${target.name}: ` : '';
     if (result.ok) {
       console.log(`${who}${result.summary}`);
+      const noted: PreflightNote[] = [];
       if (result.passing5xx) {
         const problem = `status ${result.passing5xx.status}; the same request sent again at once was answered 200: a 5xx that does not come back (the target fails now and then)`;
         console.log(
           `${who}The preflight's first answer was a ${result.passing5xx.status}: NO-5XX is charged.`,
         );
-        notes[target.name] = {
+        noted.push({
           requirement: 'NO-5XX',
           problem,
           exchange: result.passing5xx,
           expected: 'no 5xx, to any request',
-        };
+        });
       }
+      // The summary line above says so: a body that is not JSON, of a target that answers as the
+      // interface does otherwise.
+      if (result.garbled) {
+        noted.push({
+          requirement: 'MEDIA-JSON',
+          problem: result.garbled.problem,
+          exchange: result.garbled.exchange,
+          expected: '200 with the list of pets, a JSON array in application/json',
+        });
+      }
+      // limit=1, the documented minimum, refused, where the list without limit is answered.
+      if (result.limitRefused) {
+        console.log(
+          `${who}The preflight's list with limit=1 was refused: LIST-LIMIT-MIN is charged.`,
+        );
+        noted.push({
+          requirement: 'LIST-LIMIT-MIN',
+          problem: `status ${result.limitRefused.status} to limit=1, the documented minimum, though the list without limit is answered 200`,
+          exchange: result.limitRefused,
+          expected: '200 with a list of at most one pet (limit=1 is the documented minimum)',
+        });
+      }
+      if (noted.length > 0) notes[target.name] = noted;
       if (result.authorizationName !== authorizationName) {
         names[target.name] = result.authorizationName;
       }

@@ -16,8 +16,10 @@ import 'dotenv/config';
 import { type Proxies, type Proxy, parseProxy, proxyVariables } from '../http/proxy.ts';
 import type { ClientCertificate } from '../http/target-tls.ts';
 import type { ConfiguredFacts } from '../reporting/summary.ts';
+import { entriesFor, toleratedIds } from '../reporting/baseline.ts';
+import { loadBaseline } from './baseline.ts';
 import { SetupError } from './setup-error.ts';
-import { type Target, loadTargets, requirementIdList, singleTarget } from './targets.ts';
+import { type Target, loadTargets, singleTarget } from './targets.ts';
 
 const env = process.env;
 const hint = 'see .env.example';
@@ -133,8 +135,8 @@ if (usesReference) {
 
 const referenceBasePath = '/api/v1';
 
-/** The date the run takes as today (CONFORMANCE_DATE), for rehearsing getPet's removal. */
-function today(): Date {
+/** The date the run takes as today (CONFORMANCE_DATE): getPet's removal, the baseline's dates. */
+function todaySetting(): Date {
   const raw = env.CONFORMANCE_DATE;
   if (!raw) return new Date();
   const date = new Date(`${raw}T12:00:00Z`);
@@ -224,7 +226,7 @@ function clientCertificateSetting(): ClientCertificate | undefined {
 }
 
 /** Playwright's reports a run writes beside the summary, which is always written. */
-export const reportFormats = ['html', 'json', 'junit'] as const;
+export const reportFormats = ['html', 'json', 'junit', 'ctrf'] as const;
 export type ReportFormat = (typeof reportFormats)[number];
 
 /** CONFORMANCE_REPORTS: a comma-separated list of reportFormats, or none; unset: all of them. */
@@ -246,23 +248,14 @@ function reportsSetting(): ReportFormat[] {
 const categoryIds = env.CONFORMANCE_CATEGORY_IDS
   ? int64List('CONFORMANCE_CATEGORY_IDS', env.CONFORMANCE_CATEGORY_IDS)
   : undefined;
-/** CONFORMANCE_KNOWN_FAILURES: requirement IDs, comma-separated; a targets file lists them per target. */
-function knownFailuresSetting(): string[] {
-  const raw = env.CONFORMANCE_KNOWN_FAILURES ?? '';
-  const ids = raw
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean);
-  if (ids.length > 0 && env.CONFORMANCE_TARGETS) {
-    fail(
-      'CONFORMANCE_KNOWN_FAILURES names the failures of one target: with CONFORMANCE_TARGETS, ' +
-        'list them as "knownFailures" of each target in its file',
-    );
-  }
-  return requirementIdList('CONFORMANCE_KNOWN_FAILURES', ids);
+// The known failures of earlier versions are the baseline's entries now: one mechanism, not two.
+if ((env.CONFORMANCE_KNOWN_FAILURES ?? '').trim() !== '') {
+  fail(
+    'CONFORMANCE_KNOWN_FAILURES is replaced by the baseline (CONFORMANCE_BASELINE): a JSON file ' +
+      'whose entries each give a requirement, the reason it is tolerated and, if you like, until ' +
+      'when. `petstore-conformance baseline <conformance.json>` writes one from a run (docs/ci.md)',
+  );
 }
-
-const knownFailures = knownFailuresSetting();
 const strict = boolSetting('CONFORMANCE_STRICT');
 const readOnly = boolSetting('CONFORMANCE_READONLY');
 /**
@@ -288,7 +281,6 @@ function targetsOfRun(): Target[] {
       remote: !usesReference,
       allowNonV1: boolSetting('CONFORMANCE_ALLOW_NON_V1_BASE'),
       categoryIds,
-      knownFailures,
       strict,
       readOnly,
     }),
@@ -296,6 +288,29 @@ function targetsOfRun(): Target[] {
 }
 
 const targets = targetsOfRun();
+const today = todaySetting();
+
+/**
+ * CONFORMANCE_BASELINE: the failures the gate tolerates (reporting/baseline.ts). Each target learns
+ * the requirements tolerated on it today, so that a failure of those alone keeps its worker
+ * (vocabulary/baselined.ts); the reports get the whole baseline through the run's facts.
+ */
+function baselineSetting() {
+  const file = (env.CONFORMANCE_BASELINE ?? '').trim();
+  if (file === '' || merging) return undefined;
+  const baseline = loadBaseline(
+    file,
+    targets.map(({ name }) => name),
+  );
+  const date = today.toISOString().slice(0, 10);
+  for (const target of targets) {
+    const ids = toleratedIds(entriesFor(baseline, target.name), date);
+    if (ids.length > 0) target.baselined = ids;
+  }
+  return baseline;
+}
+
+const baseline = baselineSetting();
 
 /**
  * CONFORMANCE_SHARE_WORKERS, with several targets: the run's workers check every target, a group
@@ -386,7 +401,7 @@ export const settings = {
   /** The categoryIds the target accepts (CONFORMANCE_CATEGORY_IDS), when it declared them. */
   categoryIds,
   /** The date the run takes as today. */
-  today: today(),
+  today,
   /** fast-check: the seed of the run, the path of a counterexample to replay, runs per property. */
   fcSeed: Number(env.FC_SEED),
   fcPath: env.FC_PATH || undefined,
@@ -419,4 +434,5 @@ export const runFacts: ConfiguredFacts = {
     date: settings.today.toISOString().slice(0, 10),
     fcRuns: settings.fcRuns,
   },
+  ...(baseline ? { baseline } : {}),
 };

@@ -1,7 +1,7 @@
 /**
  * The targets of a run. Without CONFORMANCE_TARGETS there is one: BASE_URL with API_KEY (or the
  * bundled reference). With it, a JSON file holds an array of targets, each
- * `{ "name", "baseUrl", "apiKeyEnv", "readOnly"?, "categoryIds"?, "strict"?, "knownFailures"? }`,
+ * `{ "name", "baseUrl", "apiKeyEnv", "readOnly"?, "categoryIds"?, "strict"?, "workers"? }`,
  * where apiKeyEnv names the environment variable that holds the target's key: keys never go in
  * the file. Each target becomes a Playwright project of its own (playwright.config.ts), and all
  * run in parallel.
@@ -26,11 +26,10 @@ export interface Target {
   /** The categoryIds it accepts, as decimal strings (a project's options are JSON). */
   categoryIds?: string[];
   /**
-   * Requirements the target is known to fail (CONFORMANCE_KNOWN_FAILURES, or the targets file):
-   * they change no verdict; the report tells known failures from new ones, and names those listed
-   * that did not fail.
+   * The requirements whose failures the baseline tolerates on this target today
+   * (CONFORMANCE_BASELINE): a test failing on those alone is marked expected, its worker kept.
    */
-  knownFailures?: string[];
+  baselined?: string[];
   /** Workers checking it at once, in a run of several targets (default 1). */
   workers?: number;
 }
@@ -88,7 +87,6 @@ export function singleTarget(options: {
   remote: boolean;
   allowNonV1: boolean;
   categoryIds?: readonly bigint[];
-  knownFailures?: readonly string[];
   strict: boolean;
   readOnly: boolean;
 }): Target {
@@ -116,7 +114,6 @@ export function singleTarget(options: {
     strict: options.strict,
   };
   if (options.categoryIds) target.categoryIds = options.categoryIds.map(String);
-  if (options.knownFailures?.length) target.knownFailures = [...options.knownFailures];
   return target;
 }
 
@@ -175,8 +172,10 @@ export function loadTargets(
     if (item.categoryIds !== undefined)
       target.categoryIds = int64Strings(`${owner} (${name})`, item.categoryIds);
     if (item.knownFailures !== undefined) {
-      const known = requirementIdList(`${owner} (${name}): "knownFailures"`, item.knownFailures);
-      if (known.length) target.knownFailures = known;
+      fail(
+        `${owner} (${name}): "knownFailures" is replaced by the baseline (CONFORMANCE_BASELINE): ` +
+          `list each as an entry with "target": "${name}" and its reason (docs/ci.md)`,
+      );
     }
     if (item.workers !== undefined) {
       if (!Number.isSafeInteger(item.workers) || (item.workers as number) < 1) {

@@ -1,54 +1,15 @@
 /**
- * Attribution: which requirement each problem an answer shows is charged to, so that one deviation
- * fails its own requirement and not every check that met it. Pure functions over answers; the
- * matchers (matchers.ts) record what they return (verdicts.ts).
- *
- * The rules, in one place:
- * - no usable answer at all (refused, reset, timed out, too large): the operation's own
- *   requirement (listPets: LIST-200-PETS, createPet: CREATE-201-PET, getPet: GET-200-PET);
- * - the status code, a count, a filter, completeness: the check's own requirement; but a 5xx to a
- *   list or getPet that should succeed, once a create of a name holding a lone surrogate was
- *   answered with a 5xx in the run (it may be stored, and fail every answer showing it): NO-5XX;
- * - a 5xx (not 503) that the same request, sent again at once, is not answered with (http/client.ts,
- *   exchange): NO-5XX alone, as a finding; the check judges the second answer;
- * - a pet shown under another status in a list filtered by status: LIST-STATUS-FILTER (one shown
- *   without status: nothing here; a pet the run created, its echo's and read-back's);
- * - a body that is not sent as application/json, or is not JSON: MEDIA-JSON;
- * - an Error body's shape: ERROR-SHAPE; its status field not the HTTP status: ERROR-STATUS-FIELD;
- * - a Pet's shape: PET-SHAPE, but its id PET-ID-INT64, its categoryId NEWPET-CATEGORYID-INT64,
- *   its status PETSTATUS-ENUM; a list that is not an array: LIST-200-PETS; one id listed for
- *   different pets: PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64), one pet listed twice:
- *   LIST-NO-DUPLICATES (matchers.ts, listedProblems, tells them apart);
- * - a created pet's name or status not as sent: CREATE-ECHO in the 201 answer, CREATE-PERSIST
- *   when read back (unless the 201 answer showed the same already); a categoryId not as sent,
- *   anywhere: NEWPET-CATEGORYID-INT64; under its id, another pet of the run altogether (another
- *   of its names, another categoryId): PET-ID-UNIQUE (beyond 2^53, any other pet: PET-ID-INT64);
- * - a valid NewPet larger than the suite's own refused with 413: a size limit of bodies, nobody's
- *   (isSizeRefusal); a smaller one: a refusal like any other;
- * - a valid NewPet refused: the requirement of the one value that makes the difference (the same
- *   NewPet with that value made ordinary is added, `refusalOf` in pets.ts): its categoryId
- *   NEWPET-CATEGORYID-INT64, its name CREATE-201-PET, its status PETSTATUS-ENUM, no status
- *   NEWPET-STATUS-OPTIONAL; none alone: CREATE-201-PET;
- * - a list shorter than its limit that leaves out a pet it should show, once the target was asked
- *   why (pets.ts, shortfall, whereHeld): CREATE-PERSIST when the pet is gone, nothing when getPet
- *   shows it under another status than created (the echo's or the read-back's), LIST-LIMIT-EXACT
- *   when the same list at limit=1 holds more than one, the limit rule when the same list at
- *   limit-1 holds another count (not for a filtered list whose unfiltered list at the limit is
- *   full, nor when the list asked again holds as many, is still short and still leaves the pet
- *   out: other writers added pets in between), LIST-STATUS-FILTER when status=X&limit=1 finds
- *   none, or status=S&limit=1 for another status S of which a pet is known to exist, else
- *   LIST-COMPLETE; a limit check short only of pets gone or left out is blocked,
- *   not failed;
- * - a list holding another number of pets than its limit allows, once the target was asked which
- *   rule (pets.ts, miscount): the limit's, not the filter's, when the unfiltered list holds the
- *   same count; without limit, LIST-LIMIT-EXACT when limit=20 holds as many (the default is 20),
- *   else LIST-LIMIT-DEFAULT; at limit 1 or 100, LIST-LIMIT-EXACT when limit 2 or 99 is off by as
- *   many or holds the same count (a count off everywhere, a limit not read), else LIST-LIMIT-MIN
- *   or LIST-LIMIT-MAX; more than 100 pets for a limit outside 1..100: LIST-LIMIT-MAX. A short
- *   list whose same list at limit=1 holds more than one was cut by the count: LIST-LIMIT-EXACT.
+ * Attribution: the problems an answer shows by itself, each charged to the requirement it breaks,
+ * so that one deviation fails its own requirement and not every check that met it. Pure functions
+ * over answers: the media type (MEDIA-JSON, also for a body garbled around the interface's JSON,
+ * which the checks then judge: http/garbled.ts), an Error body's shape and status field, a Pet's shape
+ * and each of its fields' requirements, a list that is no array, what a create sent against its
+ * 201 answer and later reads. Every rule, with the rows a control request decides, is a row of the
+ * diagnosis table (diagnosis.ts); the matchers (matchers.ts) apply both, and verdicts.ts records
+ * what they charge.
  */
 import type { RequirementId } from '../../../requirements/catalogue.ts';
-import type { ApiResponse, Operation, Pet } from '../http/client.ts';
+import { type ApiResponse, type Pet, petStatuses } from '../http/client.ts';
 import {
   type JsonValue,
   exactInteger,
@@ -58,7 +19,7 @@ import {
 } from '../http/lossless-json.ts';
 import { type SchemaName, type Violation, validateBody } from '../http/schema.ts';
 import { petNamePrefix } from '../setup/settings.ts';
-import { ordinaryNameBytes } from './generators.ts';
+import { ownNameBytes } from './names.ts';
 
 /** A problem found in an answer, charged to one requirement. */
 export interface Problem {
@@ -68,70 +29,46 @@ export interface Problem {
   blocks?: boolean;
 }
 
-/** What an operation that fails to answer at all breaks. */
-export const operationRequirement: Record<Operation, RequirementId> = {
-  listPets: 'LIST-200-PETS',
-  createPet: 'CREATE-201-PET',
-  getPet: 'GET-200-PET',
-};
-
-/** `client-error`: any 4xx but 401 (the suite is authenticated), where the document leaves it open. */
-export type ExpectedStatus = number | 'client-error';
+/**
+ * What a check expects of a status: one status, any 4xx but 401 (the suite is authenticated) where
+ * the document leaves it open, or anything but a 5xx.
+ */
+export type ExpectedStatus = number | 'client-error' | 'below-500';
 
 export function statusMatches(expected: ExpectedStatus, actual: number): boolean {
+  if (expected === 'below-500') return actual < 500;
   return expected === 'client-error'
     ? actual >= 400 && actual < 500 && actual !== 401
     : actual === expected;
 }
 
 export function describeStatus(expected: ExpectedStatus): string {
-  return expected === 'client-error' ? 'a 4xx other than 401' : String(expected);
+  return expected === 'client-error'
+    ? 'a 4xx other than 401'
+    : expected === 'below-500'
+      ? 'any status below 500'
+      : String(expected);
 }
 
 /**
- * The answer's status against the one expected, charged to `own`. A request without a usable
- * answer is charged to its operation instead (or to `own` when it is no operation of the
- * interface). Both block: a wrong status is reported alone, its body is not judged further.
+ * Where an answer breaks the media type: a body not sent as application/json, or not JSON (garbled
+ * or not: the JSON found inside is the shape checks' to judge).
  */
-export function statusProblems(
-  response: ApiResponse,
-  expected: ExpectedStatus,
-  own: RequirementId,
-): Problem[] {
-  if (response.failure !== undefined) {
-    const requirement = response.operation ? operationRequirement[response.operation] : own;
-    const operation = response.operation ? ` (${response.operation})` : '';
-    return [
-      { requirement, text: `no usable answer${operation}: ${response.failure}`, blocks: true },
-    ];
-  }
-  if (statusMatches(expected, response.status)) return [];
-  if (response.afterUnwritableName && expected === 200) {
-    // The store may hold the pet whose create failed on half a character, and fail on every
-    // answer that shows it: one deviation, charged where the name was sent (NO-5XX).
-    return [
-      {
-        requirement: 'NO-5XX',
-        text:
-          `status ${response.status}, not 200, after a create of a name holding a lone surrogate ` +
-          'was answered with a 5xx: the target may hold that pet and fail on every answer that shows it',
-        blocks: true,
-      },
-    ];
-  }
-  const text =
-    expected === 'client-error'
-      ? `status ${response.status} is not a 4xx other than 401`
-      : `status ${response.status}, not ${expected}`;
-  return [{ requirement: own, text, blocks: true }];
-}
-
-/** Where an answer breaks the media type: a body not sent as application/json. */
 export function mediaProblems(response: ApiResponse): Problem[] {
   // An empty body carries no media type; whether one was due is the shape's question.
-  if (response.failure !== undefined || response.text === '' || response.isJson) return [];
-  const type = response.contentType || 'no Content-Type';
-  return [{ requirement: 'MEDIA-JSON', text: `Content-Type is "${type}", not application/json` }];
+  if (response.failure !== undefined || response.text === '') return [];
+  const problems: Problem[] = [];
+  if (!response.isJson) {
+    const type = response.contentType || 'no Content-Type';
+    problems.push({
+      requirement: 'MEDIA-JSON',
+      text: `Content-Type is "${type}", not application/json`,
+    });
+  }
+  // A body too deep to parse may be JSON all the same.
+  const body = response.body;
+  if (!body.ok && !body.unread) problems.push({ requirement: 'MEDIA-JSON', text: body.problem });
+  return problems;
 }
 
 /** The requirement of a Pet's field: its id, categoryId and status have requirements of their own. */
@@ -154,31 +91,43 @@ function unique(problems: Problem[]): Problem[] {
   });
 }
 
-/** The body parsed, or the problems of a body that is not JSON (MEDIA-JSON, and the shape's). */
+/**
+ * The body parsed, or the problems of a body that is not JSON (MEDIA-JSON, and the shape's). A
+ * garbled body that holds the interface's JSON (http/garbled.ts) is MEDIA-JSON's (`garbled`), and
+ * judged on the JSON found.
+ */
 function parsed(
   response: ApiResponse,
   schema: SchemaName,
   shape: RequirementId,
-): { value: JsonValue } | { problems: Problem[] } {
+): { value: JsonValue; garbled: Problem[] } | { problems: Problem[] } {
   const body = response.body;
-  if (body.ok) return { value: body.value };
-  const problems: Problem[] = [];
-  // A body too deep to parse may be JSON all the same: only its shape is charged.
-  if (response.text !== '' && !body.unread) {
-    problems.push({ requirement: 'MEDIA-JSON', text: body.problem });
+  if (body.ok) return { value: body.value, garbled: [] };
+  if (body.salvaged !== undefined) {
+    return { value: body.salvaged, garbled: [{ requirement: 'MEDIA-JSON', text: body.problem }] };
   }
-  problems.push({ requirement: shape, text: `no ${schema} body: ${body.problem}`, blocks: true });
-  return { problems };
+  // A body that is no JSON at all (an HTML page) breaks the media type, the most general rule:
+  // what shape it should have had cannot be judged, and the check is blocked. An empty body, or
+  // one too deep to parse (JSON all the same, maybe), is the shape's.
+  if (response.text !== '' && !body.unread) {
+    return { problems: [{ requirement: 'MEDIA-JSON', text: body.problem, blocks: true }] };
+  }
+  return {
+    problems: [{ requirement: shape, text: `no ${schema} body: ${body.problem}`, blocks: true }],
+  };
 }
 
 /** An Error body: its shape (ERROR-SHAPE) and its status field (ERROR-STATUS-FIELD). */
 export function errorBodyProblems(response: ApiResponse): Problem[] {
   const body = parsed(response, 'Error', 'ERROR-SHAPE');
   if ('problems' in body) return body.problems;
-  const problems: Problem[] = validateBody('Error', body.value).map((violation) => ({
-    requirement: 'ERROR-SHAPE',
-    text: `Error: ${violation.text}`,
-  }));
+  const problems: Problem[] = [
+    ...body.garbled,
+    ...validateBody('Error', body.value).map((violation) => ({
+      requirement: 'ERROR-SHAPE' as const,
+      text: `Error: ${violation.text}`,
+    })),
+  ];
   // Compared as numbers, exactly: 401.0 is the integer 401 to JSON Schema. A status that is no
   // integer at all is the shape's problem, reported above.
   const field = (body.value as Record<string, JsonValue> | null)?.status;
@@ -196,7 +145,8 @@ export function errorBodyProblems(response: ApiResponse): Problem[] {
  * Who answers for a Pet's name that is no string (null, absent): PET-SHAPE, unless the pet is one
  * the run created, with a string name. Then it is a name not kept: `requirement` (CREATE-ECHO in
  * the 201 answer, CREATE-PERSIST when read back `where`), against the name `sent`; null: a pet of
- * another worker, whose own checks hold it to its name (a list that shows it charges nothing).
+ * another worker, whose own checks hold it to what it was created with, or one added from a body
+ * that should have been refused (a list that shows it charges nothing, for any of its fields).
  */
 export type NameKeeper =
   { requirement: RequirementId; sent: string; where?: string } | null | undefined;
@@ -240,11 +190,14 @@ export function petBodyProblems(
     ),
   );
   const pet = asPet(body.value);
-  if (pet) return { problems, pet };
+  if (pet) return { problems: [...body.garbled, ...problems], pet };
   // No pet to compare: the violations already say why, and stop the check there.
-  if (problems.length > 0)
-    return { problems: problems.map((problem) => ({ ...problem, blocks: true })) };
-  return { problems: notAPet(body.value) };
+  if (problems.length > 0) {
+    return {
+      problems: [...body.garbled, ...problems.map((problem) => ({ ...problem, blocks: true }))],
+    };
+  }
+  return { problems: [...body.garbled, ...notAPet(body.value)] };
 }
 
 /** A Pet as far as it can be read (exact int64 id and categoryId, a string name), or undefined. */
@@ -288,6 +241,7 @@ export function listBodyProblems(
   if (!Array.isArray(body.value)) {
     return {
       problems: [
+        ...body.garbled,
         {
           requirement: 'LIST-200-PETS',
           text: `the body is not an array of Pets but ${short(body.value)}`,
@@ -298,12 +252,14 @@ export function listBodyProblems(
   }
   const items = body.value;
   const problems = validateBody('Pets', items).flatMap((violation): Problem[] => {
-    const index = /^\/(\d+)(?:\/name)?$/.exec(violation.path)?.[1];
+    const index = /^\/(\d+)(?:\/[^/]+)?$/.exec(violation.path)?.[1];
     const item = index === undefined ? undefined : items[Number(index)];
     const id = int64Of((item as Record<string, JsonValue> | null | undefined)?.id);
     const keeper = id === undefined ? undefined : keeperOf?.(id);
+    // A pet another worker created, or one added from a body that should have been refused: its
+    // fields are its creator's checks' to judge, or that acceptance's consequence.
+    if (keeper === null) return [];
     const notKept = nameNotKept(violation, item, keeper);
-    if (notKept === null) return [];
     return [
       notKept ?? {
         requirement: petFieldRequirement(violation),
@@ -311,24 +267,7 @@ export function listBodyProblems(
       },
     ];
   });
-  return { problems: unique(problems).slice(0, 8), items };
-}
-
-/** Why a valid NewPet was refused: the requirement of the value that made the difference. */
-export interface RefusalCause {
-  requirement: RequirementId;
-  /** Which value, and the NewPet that was added without it. */
-  text: string;
-}
-
-/**
- * A valid NewPet's answer that refuses it (a 4xx other than 401, 408 and 429, which refuse no
- * value; or a 500, an exception on one), where the value that made the difference is worth finding.
- */
-export function isRefusal(response: ApiResponse): boolean {
-  if (response.failure !== undefined) return false;
-  const { status } = response;
-  return status === 500 || (status >= 400 && status < 500 && ![401, 408, 429].includes(status));
+  return { problems: [...body.garbled, ...unique(problems).slice(0, 8)], items };
 }
 
 /**
@@ -337,7 +276,7 @@ export function isRefusal(response: ApiResponse): boolean {
  */
 export const ordinaryBodyBytes = Buffer.byteLength(
   stringifyExact({
-    name: 'n'.repeat(ordinaryNameBytes),
+    name: 'n'.repeat(ownNameBytes),
     categoryId: -(2n ** 63n),
     status: 'available',
   }),
@@ -352,7 +291,7 @@ export const ordinaryBodyBytes = Buffer.byteLength(
  * that pet. Its body is not judged: it is a gateway's as often as the service's (an HTML page,
  * nothing at all). A 413 to a body no larger than the suite's ordinary NewPet (a short name) is
  * no size limit a client could keep to: the document's 201 for a valid NewPet holds, and it is
- * judged as any refusal is (pets.refusalOf, CREATE-201-PET). So a 413 never passes a check that
+ * judged as any refusal is (diagnosis.ts: the value that made the difference). So a 413 never passes a check that
  * a small NewPet would fail.
  */
 export function isSizeRefusal(response: ApiResponse): boolean {
@@ -380,7 +319,8 @@ export function echoProblems(sent: SentPet, pet: Pet): Problem[] {
       text: `name is ${JSON.stringify(pet.name)}, not ${JSON.stringify(sent.name)} as sent`,
     });
   }
-  if (sent.status !== undefined && pet.status !== sent.status) {
+  // A status that is no PetStatus at all is PETSTATUS-ENUM's (the schema's), not the echo's.
+  if (sent.status !== undefined && pet.status !== sent.status && !foreignStatus(pet)) {
     problems.push({
       requirement: 'CREATE-ECHO',
       text: `status is ${pet.status ?? '(absent)'}, not ${sent.status} as sent`,
@@ -456,7 +396,9 @@ export function storedProblems(known: KnownPet, read: Pet, where: string): Probl
       text: `${where}: pet ${known.id} has categoryId ${read.categoryId}, not ${known.categoryId} as created`,
     });
   }
-  if (known.status !== undefined) {
+  if (foreignStatus(read)) {
+    // A status that is no PetStatus at all is PETSTATUS-ENUM's (the schema's), not the read's.
+  } else if (known.status !== undefined) {
     if (read.status !== known.status && read.status !== known.echoed.status) {
       problems.push({
         requirement: 'CREATE-PERSIST',
@@ -477,6 +419,11 @@ export function storedProblems(known: KnownPet, read: Pet, where: string): Probl
   return problems;
 }
 
+/** A status shown that is no PetStatus (null, another case, a number): the schema's to judge. */
+function foreignStatus(pet: Pet): boolean {
+  return pet.status !== undefined && !(petStatuses as readonly string[]).includes(pet.status);
+}
+
 /** Ids beyond ±2^53, where a double no longer holds every integer: their mix-ups are PET-ID-INT64's. */
 export function beyondDoubleRange(value: bigint): boolean {
   return value > 2n ** 53n || value < -(2n ** 53n);
@@ -484,12 +431,30 @@ export function beyondDoubleRange(value: bigint): boolean {
 
 /** The pet an answer carries, read as far as it can be (undefined when it carries none). */
 export function petIn(response: ApiResponse): Pet | undefined {
-  return response.body.ok ? asPet(response.body.value) : undefined;
+  return asPet(response.bodyValue);
+}
+
+/**
+ * The ids a list answer shows, read leniently (an int64 number, or a decimal int64 written as a
+ * string): listed is listed, whatever else of a pet is wrong, its fields being charged to their own
+ * requirements. Empty when the answer is no array.
+ */
+export function idsIn(response: ApiResponse): Set<bigint> {
+  const value = response.bodyValue;
+  const ids = new Set<bigint>();
+  if (!Array.isArray(value)) return ids;
+  for (const item of value) {
+    const id = (item as Record<string, JsonValue> | null)?.id;
+    const exact =
+      typeof id === 'string' && /^-?(?:0|[1-9][0-9]{0,18})$/.test(id) ? BigInt(id) : int64Of(id);
+    if (exact !== undefined) ids.add(exact);
+  }
+  return ids;
 }
 
 /** The pets a list answer carries, those that can be read (none when it is no array). */
 export function petsIn(response: ApiResponse): Pet[] {
-  const value = response.body.ok ? response.body.value : undefined;
+  const value = response.bodyValue;
   return Array.isArray(value)
     ? value.map(asPet).filter((pet): pet is Pet => pet !== undefined)
     : [];

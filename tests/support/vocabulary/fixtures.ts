@@ -3,8 +3,9 @@
  * request context (the worker's, kept from test to test while no test leaves anything in it for
  * the next: http/request-context.ts); `api`, a pet store client on it; `pets`, which creates
  * labelled pets and grows the store to the size a check needs (pets.ts); `advise`, which
- * records advisories (advisory.ts); and, on every test, `knownFailure`, which marks a failure of
- * requirements listed as known expected, so that Playwright keeps the worker (known-failures.ts).
+ * records advisories (advisory.ts); and, on every test, `baselinedFailure`, which marks a failure
+ * of requirements the baseline tolerates expected, so that Playwright keeps the worker
+ * (baselined.ts).
  *
  * Every test reports what it did to the target (requests, pets created, answers that asked to
  * wait and the pause they caused) as annotations the reporter sums, and a failing test gets the
@@ -21,18 +22,19 @@ import { idsAmong } from '../../../requirements/catalogue.ts';
 import { PetStoreClient } from '../http/client.ts';
 import { WorkerRequestContext } from '../http/request-context.ts';
 import { startResponseGuard } from '../http/response-guard.ts';
-import { RunState } from '../http/run-state.ts';
+import { RunState, WriteBudgetExceeded } from '../http/run-state.ts';
 import { checkFailure, exchangesLog } from '../reporting/failure-text.ts';
 import { notes } from '../reporting/summary.ts';
 import {
   authorizationNameOf,
   preflightFailureOf,
-  preflightNoteOf,
+  preflightNotesOf,
 } from '../setup/preflight-results.ts';
 import { petNamePrefix, settings } from '../setup/settings.ts';
 import type { Target } from '../setup/targets.ts';
 import { Advisor } from './advisory.ts';
-import { knownFailureOf } from './known-failures.ts';
+import { baselinedFailureOf } from './baselined.ts';
+import { passing5xxCharge, useControls } from './diagnosis.ts';
 import { followRunCreates } from './known-pets.ts';
 import { expect } from './matchers.ts';
 import { Pets, type StoreFloor } from './pets.ts';
@@ -123,6 +125,20 @@ function stateOf(states: Map<string, TargetState>, target: Target): TargetState 
   return state;
 }
 
+/** The run's target whose base address `url` lies below (the longest, if several do). */
+function targetOf(url: string): Target | undefined {
+  const address = new URL(url);
+  const below = settings.targets.filter((target) => {
+    const base = new URL(target.baseUrl);
+    return (
+      base.protocol === address.protocol &&
+      base.host === address.host &&
+      address.pathname.startsWith(base.pathname.replace(/\/*$/, '/'))
+    );
+  });
+  return below.sort((a, b) => b.baseUrl.length - a.baseUrl.length)[0];
+}
+
 // Every fixture of the suite is boxed whole ('self'): it is plumbing, not a step a reader of the
 // report needs, and each step costs Playwright a captured stack and two messages to the runner,
 // for every test of every target. Its errors and attachments still reach the test.
@@ -134,8 +150,9 @@ export const test = base.extend<
     api: PetStoreClient;
     pets: Pets;
     advise: Advisor;
-    knownFailure: void;
+    baselinedFailure: void;
     preflightGate: void;
+    controls: void;
   },
   { targetStates: Map<string, TargetState>; requestContext: WorkerRequestContext }
 >({
@@ -170,16 +187,16 @@ export const test = base.extend<
   ],
 
   /**
-   * A failure charged only to requirements the target is known to fail is marked expected as the
-   * test ends (known-failures.ts): no verdict changes, and Playwright keeps the worker. An auto
-   * fixture is torn down after the test's others, so it sees every error (the preflight gate's
-   * below included: it is set up after this one).
+   * A failure charged only to requirements the baseline tolerates on the target is marked
+   * expected as the test ends (baselined.ts): no verdict changes, and Playwright keeps the worker.
+   * An auto fixture is torn down after the test's others, so it sees every error (the preflight
+   * gate's below included: it is set up after this one).
    */
-  knownFailure: [
+  baselinedFailure: [
     async ({ target }, use, testInfo) => {
       await use();
-      const known = knownFailureOf(testInfo.status ?? '', testInfo.errors, target.knownFailures);
-      if (known) testInfo.fail(true, known);
+      const why = baselinedFailureOf(testInfo.status ?? '', testInfo.errors, target.baselined);
+      if (why) testInfo.fail(true, why);
     },
     { auto: true, box: 'self' },
   ],
@@ -221,8 +238,10 @@ export const test = base.extend<
       }
       // What the preflight met that breaks a requirement without stopping the run: a finding of
       // the test of that requirement, once per run.
-      const note = preflightNoteOf(target.name);
-      if (note && idsAmong(testInfo.tags)[0] === note.requirement) {
+      const first = idsAmong(testInfo.tags)[0];
+      for (const note of preflightNotesOf(target.name).filter(
+        (each) => each.requirement === first,
+      )) {
         testInfo.annotations.push({ type: 'requests', description: '1' });
         testInfo.annotations.push({
           type: notes.finding,
@@ -247,10 +266,23 @@ export const test = base.extend<
   // and, over https, verifies the target's certificate: the HTTPS setting is passed to it here
   // (Playwright's browser-context options reach no request context of the suite: see `base`).
   requestContext: [
-    async ({ playwright }, use) => {
+    async ({ playwright, targetStates }, use) => {
       const guard = await startResponseGuard(settings.maxResponseBytes, {
         insecureTls: settings.insecureTls,
         ...settings.connection,
+        // A create sent again (nothing of it was written the first time) is another create
+        // request: it takes one from its target's write budget, or is not sent.
+        mayResend: ({ url }) => {
+          const target = targetOf(url);
+          if (!target) return true;
+          try {
+            stateOf(targetStates, target).runState.reserveCreate();
+            return true;
+          } catch (error) {
+            if (error instanceof WriteBudgetExceeded) return false;
+            throw error;
+          }
+        },
       });
       const shared = new WorkerRequestContext(
         () => playwright.request.newContext(),
@@ -309,16 +341,15 @@ export const test = base.extend<
       // A 5xx that did not come back when the same request was sent again at once: the check
       // judged the second answer; the first is NO-5XX's, charged here whatever the test checks.
       for (const { first, again } of api.passing5xx) {
+        const { requirement, text } = passing5xxCharge(first, again);
         testInfo.annotations.push({
           type: notes.finding,
           description: api.redact(
             checkFailure({
-              requirements: ['NO-5XX'],
+              requirements: [requirement],
               exchange: first,
               expected: 'no 5xx, to any request',
-              problems: [
-                `status ${first.status}; the same request sent again at once was answered ${again.status}: a 5xx that does not come back (the target fails now and then)`,
-              ],
+              problems: [text],
             }),
           ),
         });
@@ -345,6 +376,25 @@ export const test = base.extend<
         ),
       ),
     { box: 'self' },
+  ],
+
+  /**
+   * The diagnosis' control requests go through the test's own client (diagnosis.ts): counted,
+   * shown among its exchanges, creates against the write budget. Set for every test, so that any
+   * matcher may diagnose; nothing is sent unless a check fails.
+   */
+  controls: [
+    async ({ api, pets }, use) => {
+      const restore = useControls({
+        api,
+        categoryId: () => pets.categoryId(),
+        existing: () => pets.existingForControl(),
+        ...(pets.categoryIds ? { categoryIds: pets.categoryIds } : {}),
+      });
+      await use();
+      restore();
+    },
+    { auto: true, box: 'self' },
   ],
 });
 

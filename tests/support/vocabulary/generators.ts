@@ -8,6 +8,8 @@ import { type Body, type NewPet, type PetStatus, petStatuses } from '../http/cli
 import { INT64_MAX, INT64_MIN, stringifyExact } from '../http/lossless-json.ts';
 import { fc } from './fast-check.ts';
 
+export { nameMayBeRefused } from './names.ts';
+
 const twoTo53 = 2n ** 53n;
 
 /**
@@ -116,27 +118,6 @@ export const newPet = (marker: string, categoryIds?: readonly bigint[]): Arbitra
       const { status, ...rest } = pet;
       return status === undefined ? rest : { ...rest, status };
     });
-
-/** The longest name, in UTF-8 bytes, that a target must take (its own names are no longer). */
-export const ordinaryNameBytes = 40;
-
-/**
- * Whether the document leaves it open to refuse this valid name with 400: it says nothing of
- * size limits, so a name longer than the suite's own (40 UTF-8 bytes, which is also at most 40
- * UTF-16 units and 40 code points) may be refused under any size rule, never altered; so may the
- * empty name, under a minimum length; and a service may take control, format, unassigned or
- * private-use characters, half a character (a lone surrogate, which no encoding of text holds),
- * or whitespace at either end, for invalid values.
- */
-export function nameMayBeRefused(name: string): boolean {
-  return (
-    name === '' ||
-    Buffer.byteLength(name) > ordinaryNameBytes ||
-    /[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}]/u.test(name) ||
-    // Surrounding whitespace: a service may take it for an invalid value (never trim it).
-    /^\s|\s$/u.test(name)
-  );
-}
 
 /** A body with exactly one violation, and the requirement it breaks. */
 export interface InvalidBody {

@@ -2,22 +2,19 @@
  * The hostile-input sweep: the cases of the catalogue (requirements/hostile-inputs.json, expanded
  * by requirements/hostile-inputs.ts) sent to the target, side by side, and each answer held to its
  * slot's rule, which comes from the document and not from any check:
- * - no other key, no other pet: a token that is not the exact key is refused with 401
- *   (AUTH-401-INVALID), the key under another header name too (AUTH-401-MISSING), a petId that is
- *   not a decimal int64 gets a 4xx, never a pet (GET-PETID-INVALID);
+ * - no other key, no other pet: a token that is not the exact key is refused with 401, the key
+ *   under another header name too, a petId that is not a decimal int64 gets a 4xx, never a pet;
  * - what the document leaves open stays open: an invalid limit or status may be refused with a
  *   4xx Error or tolerated with a list within bounds, a name a service may refuse may be refused,
  *   a UTF-8 byte order mark may be ignored;
- * - no 5xx: a 5xx is the input's own requirement's (LIST-LIMIT-INVALID, LIST-STATUS-INVALID,
- *   GET-PETID-INVALID, CREATE-400-*), a name's NO-5XX's, and a list read after the creates that
- *   answers with a 5xx NO-5XX's (a stored pet that crashes later reads);
- * - auth first: each operation's first case refused with a 4xx is sent again without a key, and
- *   must get 401 (AUTH-BEFORE-VALIDATION). Only when it does not, a control request asks whether
- *   the operation authenticates at all (the same operation, no key, ordinary input): if that is
- *   not refused either, the deviation is AUTH-401-MISSING's, and the order is not judged;
+ * - auth first: each operation's input refused with a 4xx is sent again without a key, and must
+ *   get 401 (AUTH-BEFORE-VALIDATION);
  * - no effect: a refused create (its name the run's marker and its case's label, its status sold)
- *   is not among the sold pets listed after it (CREATE-REFUSED-NO-EFFECT); a full list decides
- *   nothing, and says so (inconclusive).
+ *   is not among the sold pets listed after it (CREATE-REFUSED-NO-EFFECT).
+ * Which requirement a deviation is charged to is not decided here: the matchers ask the diagnosis
+ * table (diagnosis.ts), which reads each request by what it is, as it does every other check's (a
+ * 5xx to an invalid input is that input's rule's; a keyless request not refused is asked whether
+ * the operation authenticates at all).
  * The cases a store may keep (`stored`) are sent by tests/stored-hostile-inputs.spec.ts, after
  * every other check of the target in the run (afterEveryOtherCheck), unless
  * CONFORMANCE_SHARED_STORE leaves them out.
@@ -36,19 +33,12 @@ import type { ApiResponse, Credentials, PetStoreClient } from '../http/client.ts
 import { checksLeft } from '../reporting/progress.ts';
 import { notes } from '../reporting/summary.ts';
 import { petNamePrefix, settings } from '../setup/settings.ts';
-import {
-  type Problem,
-  type RefusalCause,
-  isRefusal,
-  isSizeRefusal,
-  petsIn,
-} from './attribution.ts';
-import { nameMayBeRefused } from './generators.ts';
-import { type Withstanding, expect } from './matchers.ts';
+import { isSizeRefusal } from './attribution.ts';
+import { type RefusedCreate, expect } from './matchers.ts';
 import type { Pets } from './pets.ts';
 import { req } from './tags.ts';
 import { together } from './together.ts';
-import { block, inconclusive } from './verdicts.ts';
+import { block } from './verdicts.ts';
 
 /** The rules, when the cases a store may keep are left out (CONFORMANCE_SHARED_STORE). */
 export const storedLeftOut =
@@ -56,12 +46,6 @@ export const storedLeftOut =
 
 /** The status of every create of the sweep: the refused ones are looked for in its list. */
 const sweepStatus = 'sold';
-
-/** More pets than this in a list of one status is the maximum's deviation (LIST-LIMIT-MAX). */
-const beyondMaximum = {
-  requirement: 'LIST-LIMIT-MAX' as RequirementId,
-  why: 'no answer may hold more than 100 pets, the maximum limit',
-};
 
 /** A refused answer: a 4xx other than 401, or a 413 (a size limit, whose twin proves nothing). */
 const refusedWith4xx = (answer: ApiResponse) =>
@@ -76,8 +60,6 @@ interface Twin {
   request: HostileRequest;
   /** What it carries, for a reader. */
   description: string;
-  /** The requirement a 5xx to it is: its input's own. */
-  rule: RequirementId;
   /** The statuses the inputs it carries got with the key. */
   refusedWith: number[];
 }
@@ -103,7 +85,6 @@ function twinsOf(cases: readonly HostileCase[], answers: readonly ApiResponse[])
         segment: petIds.map((each) => (each.request as { segment: string }).segment).join(''),
       },
       description: `petIds ${petIds.map((each) => each.label).join('+')}, one after another`,
-      rule: petIds[0]!.rule,
       refusedWith: petIds.map(statusOf),
     });
   }
@@ -117,7 +98,6 @@ function twinsOf(cases: readonly HostileCase[], answers: readonly ApiResponse[])
         query: queries.map((each) => (each.request as { query: string }).query).join('&'),
       },
       description: queries.map((each) => `${each.slot} of ${each.label}`).join(' and '),
-      rule: queries[0]!.rule,
       refusedWith: queries.map(statusOf),
     });
   }
@@ -130,7 +110,6 @@ function twinsOf(cases: readonly HostileCase[], answers: readonly ApiResponse[])
     twins.push({
       request: create.request,
       description: `${create.label}: ${create.description}`,
-      rule: create.rule,
       refusedWith: [statusOf(create)],
     });
   }
@@ -139,7 +118,7 @@ function twinsOf(cases: readonly HostileCase[], answers: readonly ApiResponse[])
 
 /** A sweep of some slots on one target, as one test sends it. */
 export class HostileSweep {
-  /** The id of a pet that exists: the petIds' ordinary value, and getPet's control. */
+  /** The id of a pet that exists: the petIds' ordinary value. */
   private petId = 0n;
 
   constructor(
@@ -147,7 +126,11 @@ export class HostileSweep {
     private readonly pets: Pets,
   ) {}
 
-  /** Sends the cases of these slots (the main sweep's, or those a store may keep) and judges them. */
+  /**
+   * Sends the cases of these slots (the main sweep's, or those a store may keep), then each
+   * operation's refused input without a key and the list of the sweep's status, and holds every
+   * answer to its slot's rule: one expectation each, all settled before a failure ends the test.
+   */
   async run(slots: readonly SlotId[], options: { stored?: boolean } = {}): Promise<void> {
     const stored = options.stored ?? false;
     if (slots.includes('petId')) this.petId = (await this.pets.existing()).id;
@@ -171,52 +154,44 @@ export class HostileSweep {
           ),
         ),
       ));
-    const refusals = await together(
-      cases.map((each, index) => this.refusalOf(each, answers[index]!)),
-    );
 
     // Auth first: the refused inputs sent again without a key; and the store after the creates.
     const twins = twinsOf(cases, answers);
     const creates = cases.some((each) => each.request.operation === 'createPet');
-    const [list, ...twinsAnswered] =
+    const [list, ...twinAnswers] =
       await test.step('send the refused inputs again without a key; list the pets of the sweep’s status', () =>
         together([
           creates ? this.api.listPets({ status: sweepStatus, limit: 100 }) : undefined,
           ...twins.map((twin) => this.send(twin.request, 'none')),
         ]));
 
-    const twinAnswers = twinsAnswered as ApiResponse[];
-
-    // A twin not refused with 401: does the operation authenticate at all? Asked only then.
-    const failed = twins.filter((_, index) => {
-      const answer = twinAnswers[index]!;
-      return answer.failure === undefined && answer.status !== 401 && answer.status < 500;
+    // What a refused create left: its pet, found by the label in its name, unless its keyless
+    // twin was added (that pet is the twin's, whose 2xx is charged where it is judged).
+    const added = (answer: ApiResponse) =>
+      answer.failure === undefined && answer.status >= 200 && answer.status < 300;
+    const refused: RefusedCreate[] = cases.flatMap((each, index) => {
+      const answer = answers[index]!;
+      const twin = twins.findIndex((one) => one.request === each.request);
+      if (each.request.operation !== 'createPet' || added(answer)) return [];
+      if (twin >= 0 && added(twinAnswers[twin]!)) return [];
+      return [{ answer, name: `${petNamePrefix}${each.label}`, description: each.description }];
     });
-    const controls = await together(failed.map((twin) => this.control(twin.request.operation)));
 
-    const rules = new Map<ApiResponse, Withstanding>();
-    cases.forEach((each, index) => rules.set(answers[index]!, this.ruleOf(each, refusals[index])));
-    twins.forEach((twin, index) => {
-      const control = controls[failed.indexOf(twin)];
-      if (control && control.failure === undefined && control.status !== 401) {
-        // The operation authenticates nothing: AUTH-401-MISSING's, which explains the twin too.
-        rules.set(control, {
-          refused: 401,
-          finding: true,
-          as: 'AUTH-401-MISSING',
-          expected: '401: the same operation without a key, with ordinary input',
-        });
-        return;
-      }
-      rules.set(twinAnswers[index]!, {
-        refused: 401,
-        as: 'AUTH-BEFORE-VALIDATION',
-        serverError: twin.rule,
-        expected: `401 with an Error: without a key, input refused with ${twin.refusedWith.join(', ')} with it (${twin.description}) is refused for the missing key first`,
-      });
-    });
-    if (list) rules.set(list, this.listRule(list, cases, answers, twins, twinAnswers, stored));
-    expect([...rules.keys()]).toWithstand(rules);
+    await together([
+      ...cases.map((each, index) => judge(each, answers[index]!)),
+      ...twins.map((twin, index) =>
+        expect(twinAnswers[index]!).toAnswerError(401, {
+          as: 'AUTH-BEFORE-VALIDATION',
+          because: `without a key, input refused with ${twin.refusedWith.join(', ')} with it (${twin.description}) is refused for the missing key first`,
+        }),
+      ),
+      ...(list
+        ? [
+            expect(list).toListPets({ status: sweepStatus, atMost: 100, as: 'LIST-200-PETS' }),
+            expect(list).toLeaveOutRefusedCreates(refused),
+          ]
+        : []),
+    ]);
   }
 
   /** A request of the sweep, with the key (or the hostile credentials it carries) or without any. */
@@ -241,143 +216,38 @@ export class HostileSweep {
         return this.api.createPet({ raw: request.body }, options);
     }
   }
+}
 
-  /** Why a name that a service may not refuse was refused: the value that made the difference. */
-  private async refusalOf(
-    each: HostileCase,
-    answer: ApiResponse,
-  ): Promise<RefusalCause | undefined> {
-    const request = each.request;
-    if (each.slot !== 'name' || request.operation !== 'createPet' || !request.sent)
-      return undefined;
-    if (!isRefusal(answer) || nameMayBeRefused(request.sent.name) || isSizeRefusal(answer)) {
-      return undefined;
-    }
-    const { name, categoryId } = request.sent;
-    return this.pets.refusalOf({ name, categoryId, status: sweepStatus }, answer);
-  }
-
-  /** The same operation, without a key, with ordinary input. */
-  private control(operation: HostileRequest['operation']): Promise<ApiResponse> {
-    const none = { credentials: 'none' as const };
-    switch (operation) {
-      case 'listPets':
-        return this.api.listPets({}, none);
-      case 'getPet':
-        return this.api.getPet(this.petId, none);
-      case 'createPet':
-        return this.api.createPet({ json: this.pets.newPet('hostile-control') }, none);
-    }
-  }
-
-  /** What the answer to a case must be: its slot's rule. */
-  private ruleOf(each: HostileCase, refusal: RefusalCause | undefined): Withstanding {
-    const slot = slotById(each.slot);
-    const request = each.request;
-    const expected = slot.expected;
-    switch (each.slot) {
-      case 'token':
-      case 'scheme':
-      case 'header-name':
-        return { refused: 401, as: each.rule, expected };
-      case 'petId':
-        return { refused: 'client-error', as: each.rule, serverError: each.rule, expected };
-      case 'limit':
-        return {
-          listed: { atMost: 100, miscount: beyondMaximum },
-          orRefused: true,
-          as: each.rule,
-          serverError: each.rule,
-          expected,
-        };
-      case 'status':
-        return {
-          listed: { atMost: 20 },
-          orRefused: true,
-          as: each.rule,
-          serverError: each.rule,
-          expected,
-        };
-      default: {
-        const sent = request.operation === 'createPet' ? request.sent : undefined;
-        if (each.slot === 'name' && sent) {
-          const mayRefuse = nameMayBeRefused(sent.name);
-          return {
-            created: sent,
-            orRefused: mayRefuse,
-            ...(refusal ? { refusal } : {}),
-            as: each.rule,
-            ...(mayRefuse ? { serverError: 'NO-5XX' as const } : {}),
-            expected,
-          };
-        }
-        if (each.allowed && sent) {
-          return {
-            created: sent,
-            orRefused: true,
-            as: each.rule,
-            serverError: each.rule,
-            expected: `${expected}; ${each.allowed}`,
-          };
-        }
-        return { refused: 400, as: each.rule, serverError: each.rule, expected };
+/**
+ * A case's answer held to its slot's rule, with the key. What a deviation is charged to is the
+ * matchers' and the diagnosis table's (diagnosis.ts), which read each request by what it is: the
+ * sweep only says what the document expects of the slot.
+ */
+function judge(each: HostileCase, answer: ApiResponse): Promise<void> {
+  const as = each.rule;
+  const because = each.allowed ? { because: each.allowed } : {};
+  const sent = each.request.operation === 'createPet' ? each.request.sent : undefined;
+  switch (each.slot) {
+    case 'token':
+    case 'scheme':
+    case 'header-name':
+      return expect(answer).toAnswerError(401, { as });
+    case 'petId':
+      return expect(answer).toAnswerError('client-error', { as });
+    // An invalid limit or status may be refused with a 4xx Error, or tolerated with a list within
+    // the bounds (the maximum, or the default limit).
+    case 'limit':
+    case 'status':
+      return answer.status === 200
+        ? expect(answer).toListPets({ atMost: each.slot === 'limit' ? 100 : 20, as })
+        : expect(answer).toAnswerError('client-error', { as });
+    default:
+      // A NewPet to take (a name kept exactly, unless it is one a service may refuse), or a body
+      // the document leaves open (a byte order mark): created as sent, or refused as allowed.
+      if (sent && (each.slot === 'name' || each.allowed)) {
+        return expect(answer).toCreatePet(sent, because);
       }
-    }
-  }
-
-  /**
-   * The list of the sweep's status, read after its creates: never a 5xx (a pet a create stored
-   * may crash every read of it), and without any pet of a refused create in it while it is not
-   * full (CREATE-REFUSED-NO-EFFECT).
-   */
-  private listRule(
-    list: ApiResponse,
-    cases: readonly HostileCase[],
-    answers: readonly ApiResponse[],
-    twins: readonly Twin[],
-    twinAnswers: readonly ApiResponse[],
-    stored: boolean,
-  ): Withstanding {
-    const added = (answer: ApiResponse) => answer.status >= 200 && answer.status < 300;
-    // A create added without a key made its pet: the twin's (AUTH-401-MISSING's), no refusal's.
-    const addedTwice = (each: HostileCase) =>
-      twins.some((twin, index) => twin.request === each.request && added(twinAnswers[index]!));
-    const refused = cases.filter(
-      (each, index) =>
-        each.request.operation === 'createPet' && !added(answers[index]!) && !addedTwice(each),
-    );
-    const also: Problem[] = [];
-    const pets = petsIn(list);
-    if (list.status === 200 && refused.length === 0) {
-      inconclusive(
-        'CREATE-REFUSED-NO-EFFECT',
-        'no create of the sweep was refused: nothing to look for',
-      );
-    } else if (list.status === 200 && pets.length >= 100) {
-      inconclusive(
-        'CREATE-REFUSED-NO-EFFECT',
-        `the list of ${sweepStatus} pets came back full (100): the store holds too many to tell whether a refused create added one`,
-      );
-    } else {
-      for (const each of refused) {
-        const found = pets.find((pet) => pet.name.startsWith(`${petNamePrefix}${each.label}`));
-        if (!found) continue;
-        const answer = answers[cases.indexOf(each)]!;
-        also.push({
-          requirement: 'CREATE-REFUSED-NO-EFFECT',
-          text: `pet ${found.id} (${JSON.stringify(found.name).slice(0, 80)}) is listed, though its create (${each.description}) was refused with ${answer.failure === undefined ? answer.status : 'no answer'}`,
-        });
-      }
-    }
-    return {
-      listed: { status: sweepStatus, atMost: 100 },
-      as: 'LIST-200-PETS',
-      serverError: 'NO-5XX',
-      also,
-      expected: stored
-        ? `200 with the ${sweepStatus} pets, after creates of names a store may keep: a 5xx is NO-5XX's (a kept pet that crashes every read)`
-        : `200 with the ${sweepStatus} pets: none of a create that was refused`,
-    };
+      return expect(answer).toAnswerError(400, { as });
   }
 }
 

@@ -6,7 +6,7 @@
  */
 export { test, expect } from './fixtures.ts';
 export { describeChecks } from './checks.ts';
-export { type Miscount, type Pets, type Shortfall } from './pets.ts';
+export { type Pets } from './pets.ts';
 export { because, isErrorAnswer, verify } from './matchers.ts';
 export { inconclusive, notRun } from './verdicts.ts';
 export { type KnownPet, beyondDoubleRange, isSizeRefusal, petIn, petsIn } from './attribution.ts';
@@ -30,7 +30,7 @@ export {
 } from '../http/client.ts';
 export { invalidCredentials, keyUnderEachName } from '../http/credentials.ts';
 export { getPetGoneReason, getPetMayBeGone } from './versioning.ts';
-export { ownName } from './pets.ts';
+export { ownName } from './names.ts';
 export type { SlotId as HostileSlot } from '../../../requirements/hostile-inputs.ts';
 export {
   afterEveryOtherCheck,

@@ -16,6 +16,8 @@ interface RunCreates {
 
 interface Registry {
   known: Map<bigint, KnownPet>;
+  /** Pets added from a body that should have been refused: the check that met it charged it. */
+  accepted: Set<bigint>;
   /** Ids that two creates were answered with: which pet they name is no longer known. */
   contested: Set<bigint>;
   runCreates: RunCreates;
@@ -25,6 +27,7 @@ interface Registry {
 const registries = new WeakMap<RunCreates, Registry>();
 let current: Registry = {
   known: new Map(),
+  accepted: new Set(),
   contested: new Set(),
   runCreates: { timesCreated: () => 0 },
 };
@@ -33,7 +36,7 @@ let current: Registry = {
 export function followRunCreates(record: RunCreates): void {
   let registry = registries.get(record);
   if (!registry) {
-    registry = { known: new Map(), contested: new Set(), runCreates: record };
+    registry = { known: new Map(), accepted: new Set(), contested: new Set(), runCreates: record };
     registries.set(record, registry);
   }
   current = registry;
@@ -71,4 +74,18 @@ export function isRunCreated(id: bigint): boolean {
   return (
     current.known.has(id) || current.contested.has(id) || current.runCreates.timesCreated(id) > 0
   );
+}
+
+/**
+ * Remembers a pet the target added from a body it should have refused (a categoryId outside
+ * int64, say): what reads show of it is that acceptance's consequence, charged once, by the check
+ * that met the 201 (one deviation), never again by a list that shows it.
+ */
+export function rememberAccepted(id: bigint): void {
+  current.accepted.add(id);
+}
+
+/** Whether this worker saw the target add this pet from a body it should have refused. */
+export function isAcceptedInvalid(id: bigint): boolean {
+  return current.accepted.has(id);
 }

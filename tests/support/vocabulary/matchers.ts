@@ -1,38 +1,60 @@
 /**
- * Custom matchers: each check of the interface document in one place. attribution.ts charges each
- * problem an answer shows to its requirement; verdicts.ts fails the test for its own requirements
- * and records the others as findings. Messages name the requirement, the request, what was
- * expected and what came back (layout: reporting/failure-text.ts).
+ * Custom matchers: each check of the interface document in one place. attribution.ts finds the
+ * problems an answer shows by itself; a deviation whose cause a control request must tell (a
+ * status, a count, a list that leaves pets out) goes to the diagnosis (diagnosis.ts), and only
+ * when the check has failed; verdicts.ts fails the test for its own requirements and records the
+ * others as findings. Messages name the requirement, the request, what was expected and what came
+ * back (layout: reporting/failure-text.ts).
  *
- * Matchers that take answers take one or an array: an array is judged whole, so that one answer
- * without a usable reply does not hide another one's failure.
+ * Every matcher is asynchronous (`await expect(answer).toListPets(…)`): a diagnosis may send
+ * control requests. Matchers that take answers take one or an array: an array is judged whole,
+ * answer after answer, so that one answer without a usable reply does not hide another one's
+ * failure, and the control requests go out in the same order every run (a replay shows them).
  */
 import { expect as baseExpect } from '@playwright/test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
-import type { ApiResponse, Pet } from '../http/client.ts';
-import { int64Of } from '../http/lossless-json.ts';
+import { type ApiResponse, type Pet, petStatuses } from '../http/client.ts';
+import { type JsonValue, int64Of } from '../http/lossless-json.ts';
 import {
   type ExpectedStatus,
   type KnownPet,
   type Problem,
-  type RefusalCause as Refusal,
   type SentPet,
   asPet,
   beyondDoubleRange,
+  idsIn,
+  petIn,
   describeStatus,
   echoProblems,
   errorBodyProblems,
-  isSizeRefusal,
   listBodyProblems,
   mediaProblems,
   type NameKeeper,
   petBodyProblems,
-  statusProblems,
+  petsIn,
+  statusMatches,
   storedProblems,
 } from './attribution.ts';
-import { isContested, isRunCreated, knownPets, remember } from './known-pets.ts';
-import type { Miscount, Shortfall } from './pets.ts';
-import { type MatcherResult, primaryRequirement, settle } from './verdicts.ts';
+import {
+  type WantedPet,
+  diagnoseChosenId,
+  diagnoseCount,
+  diagnoseShort,
+  diagnoseStatus,
+  diagnoseStore,
+} from './diagnosis.ts';
+import { listQueryOf, readLimit } from './inputs.ts';
+import {
+  isAcceptedInvalid,
+  isContested,
+  isRunCreated,
+  knownPets,
+  remember,
+  rememberAccepted,
+} from './known-pets.ts';
+import type { StoreFloor } from './pets.ts';
+import { type MatcherResult, inconclusive, primaryRequirement, settle } from './verdicts.ts';
 
 export type { ExpectedStatus } from './attribution.ts';
 
@@ -40,40 +62,125 @@ type Answers = ApiResponse | readonly ApiResponse[];
 const each = (answers: Answers): readonly ApiResponse[] =>
   Array.isArray(answers) ? answers : [answers as ApiResponse];
 
-/** Judges each answer alike: one expectation, and the problems `problemsOf` finds in it. */
-function judgeEach(
+/** Judges each answer alike, one after another: one expectation, the problems `problemsOf` finds. */
+async function judgeEach(
   name: string,
   received: Answers,
   expected: string,
-  problemsOf: (response: ApiResponse) => Problem[],
-): MatcherResult {
-  return settle(
-    name,
-    each(received).map((response) => ({
-      exchange: response,
-      expected,
-      problems: problemsOf(response),
-    })),
-  );
+  problemsOf: (response: ApiResponse) => Problem[] | Promise<Problem[]>,
+): Promise<MatcherResult> {
+  const judged = [];
+  for (const response of each(received)) {
+    judged.push({ exchange: response, expected, problems: await problemsOf(response) });
+  }
+  return settle(name, judged);
+}
+
+/** A create that was refused, and the name its pet would be listed under. */
+export interface RefusedCreate {
+  answer: ApiResponse;
+  /** The name it was sent with, up to its label (what follows may be hostile). */
+  name: string;
+  /** What it carried, for a reader. */
+  description: string;
 }
 
 /** Options every matcher takes: the requirement its own check (status, count…) is charged to. */
 export interface CheckOptions {
   as?: RequirementId;
+  /** What the expectation rests on, shown after what was expected (the failure's reader asks). */
+  because?: string;
 }
+
+/** What was expected, and why when the check says. */
+const expecting = (text: string, options: CheckOptions) =>
+  options.because ? `${text}: ${options.because}` : text;
 
 const blocked = (problems: Problem[]) => problems.some((problem) => problem.blocks);
 
+/** What the status of an answer leaves to judge. */
+interface StatusOutcome {
+  /** The charge of a status not the one expected (it blocks: the body is not judged further). */
+  problems: Problem[];
+  /**
+   * The status is not the one expected, and the document allows it all the same: `judged`, a
+   * refusal whose Error body is judged; `unjudged`, an answer whose body says nothing (a gateway's
+   * 413 to a body over a size limit).
+   */
+  allowed?: 'judged' | 'unjudged';
+}
+
 /**
- * The status, then the Error body of an error answer. The body's problems never block: the check's
- * own concern, the status, is decided without it.
+ * The answer's status against the one expected. Another status goes to the diagnosis, which
+ * charges the rule a control request shows (or `own` when none does), or finds the answer is one
+ * the document allows after all (a refusal of a value a target may refuse).
  */
-function errorProblems(response: ApiResponse, status: ExpectedStatus, own: RequirementId) {
-  const problems = statusProblems(response, status, own);
-  if (blocked(problems)) return problems;
-  return [...mediaProblems(response), ...errorBodyProblems(response)].map(
-    ({ requirement, text }) => ({ requirement, text }),
+async function statusOf(
+  response: ApiResponse,
+  expected: ExpectedStatus,
+  own: RequirementId,
+  about: { newPet?: SentPet; known?: WantedPet } = {},
+): Promise<StatusOutcome> {
+  if (response.failure === undefined && statusMatches(expected, response.status)) {
+    return { problems: [] };
+  }
+  const charged = await diagnoseStatus({
+    answer: response,
+    expected: describeStatus(expected),
+    own,
+    ...about,
+  });
+  return 'allowed' in charged
+    ? { problems: [], allowed: charged.judged ? 'judged' : 'unjudged' }
+    : { problems: [{ ...charged, blocks: true }] };
+}
+
+/** An error answer's media type and Error body: never blocking, the status decided without them. */
+const errorBody = (response: ApiResponse): Problem[] =>
+  [...mediaProblems(response), ...errorBodyProblems(response)].map(({ requirement, text }) => ({
+    requirement,
+    text,
+  }));
+
+/** The status, then the Error body of an error answer. */
+async function errorProblems(response: ApiResponse, status: ExpectedStatus, own: RequirementId) {
+  const outcome = await statusOf(response, status, own);
+  if (blocked(outcome.problems)) return outcome.problems;
+  // An invalid body the target added: its pet is that acceptance's, charged here once.
+  if (response.operation === 'createPet' && response.status === 201) {
+    const id = int64Of(
+      (response.body.ok ? (response.body.value as Record<string, JsonValue>) : null)?.id,
+    );
+    if (id !== undefined) rememberAccepted(id);
+  }
+  return errorBody(response);
+}
+
+/**
+ * How long a read that shows another pet under a known pet's id waits before it asks the run's
+ * record again: another worker's create answered with the same id may be on its way to it (the
+ * target stored that pet before its 201 reached the worker that sent it).
+ */
+const recordLagMs = 250;
+
+/**
+ * Reads of pets this worker created, each held to it (storedProblems); not when two creates of
+ * the run, in any worker, were answered with its id: which pet the id names is no longer known,
+ * and the two creates are PET-ID-UNIQUE's or PET-ID-ASSIGNED's business. A read that shows
+ * something else asks the run's record once more, a moment later (recordLagMs), so that four
+ * workers charge as one would.
+ */
+async function readProblems(
+  reads: readonly { known: KnownPet; read: Pet; where: string }[],
+): Promise<Problem[]> {
+  const found = reads.flatMap(({ known, read, where }) =>
+    isContested(known.id)
+      ? []
+      : storedProblems(known, read, where).map((problem) => ({ known, problem })),
   );
+  if (found.length === 0) return [];
+  await sleep(recordLagMs);
+  return found.filter(({ known }) => !isContested(known.id)).map(({ problem }) => problem);
 }
 
 /**
@@ -84,27 +191,18 @@ function errorProblems(response: ApiResponse, status: ExpectedStatus, own: Requi
  * (LIST-NO-DUPLICATES), unless two creates were answered with that id (known-pets.ts), or the id
  * lies beyond 2^53 and the list shows other such ids naming different pets: ids a double merged.
  */
-/**
- * A read of a pet this worker created, held to it (storedProblems); not when two creates of the
- * run, in any worker, were answered with its id: which pet the id names is no longer known, and
- * the two creates are PET-ID-UNIQUE's or PET-ID-ASSIGNED's business.
- */
-function readProblems(known: KnownPet, read: Pet, where: string): Problem[] {
-  const problems = storedProblems(known, read, where);
-  return problems.length > 0 && isContested(known.id) ? [] : problems;
-}
-
-function listedProblems(items: readonly unknown[]): Problem[] {
-  const problems: Problem[] = [];
+async function listedProblems(items: readonly unknown[]): Promise<Problem[]> {
   const contents = new Map<bigint, string[]>();
+  const reads: { known: KnownPet; read: Pet; where: string }[] = [];
   for (const item of items) {
     const pet = asPet(item as never);
     if (!pet) continue;
     const content = JSON.stringify([pet.name, String(pet.categoryId), pet.status]);
     contents.set(pet.id, [...(contents.get(pet.id) ?? []), content]);
     const known = knownPets().get(pet.id);
-    if (known) problems.push(...readProblems(known, pet, 'in the list'));
+    if (known) reads.push({ known, read: pet, where: 'in the list' });
   }
+  const problems = await readProblems(reads);
   const mixed = (shown: string[]) => new Set(shown).size > 1;
   const merging = [...contents].some(([id, shown]) => beyondDoubleRange(id) && mixed(shown));
   for (const [id, shown] of contents) {
@@ -133,11 +231,6 @@ function listedProblems(items: readonly unknown[]): Problem[] {
   return problems;
 }
 
-export interface CreateOptions extends CheckOptions {
-  /** A refusal's cause (`pets.refusalOf`): the refusal is charged to it rather than to `as`. */
-  refusal?: Refusal;
-}
-
 export interface ListExpectation extends CheckOptions {
   /** Exactly this many pets (the store holds more). */
   exactly?: number;
@@ -145,70 +238,23 @@ export interface ListExpectation extends CheckOptions {
   atMost?: number;
   /** Only pets of this status (LIST-STATUS-FILTER). */
   status?: string;
-  /** These pets must be listed while the list is shorter than `limit` (LIST-COMPLETE). */
-  including?: readonly { id: bigint }[];
-  /** The limit asked for: a list this long may leave pets out. */
-  limit?: number;
-  /** Of `including`, those getPet cannot find either: not kept (CREATE-PERSIST), not left out. */
-  lost?: ReadonlySet<bigint>;
   /**
-   * Of `including`, those getPet finds under another status than the list's: the store holds
-   * them elsewhere, so the list rightly leaves them out (the status not kept is the echo's and
-   * read-back checks').
+   * These pets must be listed while the list is shorter than its limit (LIST-COMPLETE); without
+   * it, a list short of `exactly` is asked about the pets this worker created that match it.
    */
-  elsewhere?: ReadonlySet<bigint>;
-  /**
-   * Why a short list leaves pets out, as the target answered (pets.shortfall): pets it lost are
-   * CREATE-PERSIST's, pets it leaves out its cause's; a count short only of pets that exist and
-   * that the target lists is the check's own.
-   */
-  shortfall?: Shortfall;
-  /**
-   * Which limit rule a wrong count breaks, as the target answered (pets.miscount): the count
-   * problems (`exactly`, `atMost`) are charged to it rather than to the check's own requirement.
-   */
-  miscount?: Miscount;
+  including?: readonly WantedPet[];
 }
 
-const idList = (ids: ReadonlySet<bigint>) => [...ids].join(', ');
-
-/** A wrong count, charged to the limit rule it breaks when the target was asked (miscount). */
-const countProblem = (text: string, miscount: Miscount | undefined, own: RequirementId): Problem =>
-  miscount
-    ? { requirement: miscount.requirement, text: `${text}: ${miscount.why}` }
-    : { requirement: own, text };
-
-/** A list with fewer pets than `exactly`: its own failure, unless the pets it lacks are gone or left out. */
-function countProblems(count: number, expected: ListExpectation, own: RequirementId): Problem[] {
-  const text = `${count} pets listed, not exactly ${expected.exactly}`;
-  const short = count < expected.exactly! ? expected.shortfall : undefined;
-  if (short && short.lost.size > 0) {
-    return [
-      {
-        requirement: 'CREATE-PERSIST',
-        text: `${text}: getPet no longer finds pet ${idList(short.lost)}, answered 201 before: the store holds fewer pets than the count needs`,
-        blocks: true,
-      },
-    ];
-  }
-  if (short && short.cause !== 'count' && short.found.size > 0) {
-    return [
-      {
-        requirement: short.leftOut,
-        text: `${text}, leaving out pet ${idList(short.found)}, which exists: ${short.why}`,
-        blocks: true,
-      },
-    ];
-  }
-  return [countProblem(text, expected.miscount, own)];
-}
+const idList = (ids: Iterable<bigint>) => [...ids].join(', ');
 
 /**
- * Who answers for a listed pet's name that is no string: a pet this worker created is held to its
- * name (CREATE-PERSIST); one another worker created, to that worker's checks; any other pet is
- * PET-SHAPE's.
+ * Who answers for a listed pet's fields: a pet this worker created is held to its name
+ * (CREATE-PERSIST; its other fields to their requirements); one another worker created, to that
+ * worker's checks, and one added from a body that should have been refused, to the check that met
+ * it (null: nothing is charged here); any other pet is the schema's.
  */
-function listedNameKeeper(id: bigint): NameKeeper {
+function listedKeeper(id: bigint): NameKeeper {
+  if (isAcceptedInvalid(id)) return null;
   const known = knownPets().get(id);
   if (known && !isContested(id)) {
     return { requirement: 'CREATE-PERSIST', sent: known.name, where: `in the list: pet ${id}` };
@@ -216,45 +262,85 @@ function listedNameKeeper(id: bigint): NameKeeper {
   return isRunCreated(id) ? null : undefined;
 }
 
-/**
- * A list refused with a 4xx although its limit is the documented minimum (1) or maximum (100):
- * that refusal breaks the limit's own requirement, whatever the check was after.
- */
-function limitRefused(response: ApiResponse): RequirementId | undefined {
-  if (response.failure !== undefined || response.status < 400 || response.status >= 500) return;
-  if (response.status === 401) return;
-  const limit = /[?&]limit=([^&]*)/.exec(response.request.path)?.[1];
-  return limit === '1' ? 'LIST-LIMIT-MIN' : limit === '100' ? 'LIST-LIMIT-MAX' : undefined;
+/** The pets a list with this query should show, of those this worker created: its filter's. */
+function knownMatching(status: string | undefined): WantedPet[] {
+  return [...knownPets().values()].filter((pet) => status === undefined || pet.status === status);
 }
 
-function listProblems(response: ApiResponse, expected: ListExpectation, own: RequirementId) {
-  const problems = statusProblems(response, 200, limitRefused(response) ?? own);
-  if (blocked(problems)) return problems;
-  problems.push(...mediaProblems(response));
-  const body = listBodyProblems(response, listedNameKeeper);
+const countRules: readonly RequirementId[] = ['LIST-LIMIT-EXACT', 'LIST-LIMIT-DEFAULT'];
+
+async function listProblems(response: ApiResponse, expected: ListExpectation, own: RequirementId) {
+  const outcome = await statusOf(response, 200, own);
+  if (blocked(outcome.problems)) return outcome.problems;
+  if (outcome.allowed) return outcome.allowed === 'judged' ? errorBody(response) : [];
+  const problems: Problem[] = [...mediaProblems(response)];
+  const body = listBodyProblems(response, listedKeeper);
   problems.push(...body.problems);
   const items = body.items;
   if (!items) return problems;
-  if (expected.exactly !== undefined && items.length !== expected.exactly) {
-    problems.push(...countProblems(items.length, expected, own));
-  }
-  if (expected.atMost !== undefined && items.length > expected.atMost) {
-    problems.push(
-      countProblem(
-        `${items.length} pets listed, more than ${expected.atMost}`,
-        expected.miscount,
+  const query = listQueryOf(response.request);
+  const limitValue = readLimit(query.limit);
+  const limit = limitValue.kind === 'valid' ? (limitValue.value ?? 20) : Number.POSITIVE_INFINITY;
+  const count = items.length;
+  // A short list leaves out pets it should show: the target is asked what they are first.
+  const wanted =
+    expected.including ??
+    (expected.exactly !== undefined && count < expected.exactly
+      ? knownMatching(expected.status)
+      : []);
+  const short =
+    count < limit && wanted.length > 0 ? await diagnoseShort(response, query, wanted) : undefined;
+  const listed = idsIn(response);
+  const gone = [...(short?.lost ?? [])].filter((id) => !listed.has(id));
+  if (expected.exactly !== undefined && count !== expected.exactly) {
+    const text = `${count} pets listed, not exactly ${expected.exactly}`;
+    const leftOut = short?.leftOut;
+    if (count < expected.exactly && gone.length > 0) {
+      problems.push({
+        requirement: 'CREATE-PERSIST',
+        text: `${text}: getPet no longer finds pet ${idList(gone)}, answered 201 before: the store holds fewer pets than the count needs`,
+        blocks: true,
+      });
+    } else if (count < expected.exactly && leftOut && !countRules.includes(leftOut.requirement)) {
+      problems.push({
+        requirement: leftOut.requirement,
+        text: `${text}, leaving out pets that exist: ${leftOut.text}`,
+        blocks: true,
+      });
+    } else if (count < expected.exactly && leftOut) {
+      problems.push({ requirement: leftOut.requirement, text: `${text}: ${leftOut.text}` });
+    } else if (!(count < expected.exactly && short && short.elsewhere.size > 0)) {
+      const charged = await diagnoseCount(
+        {
+          answer: response,
+          query,
+          count,
+          expected: expected.exactly,
+          more: count > expected.exactly,
+        },
         own,
-      ),
+      );
+      problems.push({ requirement: charged.requirement, text: `${text}: ${charged.text}` });
+    }
+  }
+  if (expected.atMost !== undefined && count > expected.atMost) {
+    const charged = await diagnoseCount(
+      { answer: response, query, count, expected: expected.atMost, more: true },
+      own,
     );
+    problems.push({
+      requirement: charged.requirement,
+      text: `${count} pets listed, more than ${expected.atMost}: ${charged.text}`,
+    });
   }
   if (expected.status !== undefined) {
     // A pet shown without status says nothing of the status the store holds (a Pet's status is
-    // optional; protobuf's JSON mapping leaves out a field at its zero value, say): the filter is
-    // charged for pets shown under another status. A missing status of a pet the run created is
-    // the echo's and the read-back's (CREATE-ECHO, CREATE-PERSIST).
+    // optional; protobuf's JSON mapping leaves out a field at its zero value), and a status that
+    // is no PetStatus is PETSTATUS-ENUM's (the schema's): the filter is charged for pets shown
+    // under another PetStatus.
     const wrong = items.filter((item) => {
       const status = (item as Record<string, unknown> | null)?.status;
-      return status !== undefined && status !== expected.status;
+      return (petStatuses as readonly unknown[]).includes(status) && status !== expected.status;
     });
     for (const item of wrong.slice(0, 5)) {
       const pet = asPet(item as never);
@@ -265,60 +351,41 @@ function listProblems(response: ApiResponse, expected: ListExpectation, own: Req
       });
     }
   }
-  if (expected.including?.length) {
-    const limit = expected.limit ?? Number.POSITIVE_INFINITY;
-    if (items.length < limit) {
-      // Listed is listed, whatever else of the pet is wrong (its fields are charged to their own
-      // requirements): a categoryId written outside int64 leaves the pet there all the same.
-      const listed = new Set(
-        items.map((item) => int64Of((item as Record<string, unknown> | null)?.id)),
+  if (expected.including?.length && count < limit) {
+    // Listed is listed, whatever else of the pet is wrong (its fields are charged to their own
+    // requirements): a categoryId written outside int64 leaves the pet there all the same.
+    for (const pet of expected.including) {
+      if (listed.has(pet.id) || short?.elsewhere.has(pet.id) || isContested(pet.id)) continue;
+      problems.push(
+        short?.lost.has(pet.id)
+          ? {
+              requirement: 'CREATE-PERSIST',
+              text: `pet ${pet.id} (answered 201 or listed before) is neither listed nor found by getPet: it was not kept`,
+            }
+          : {
+              requirement: short?.leftOut?.requirement ?? 'LIST-COMPLETE',
+              text: `pet ${pet.id} is missing, though the list holds fewer than ${limit} pets${short?.leftOut ? `: ${short.leftOut.text}` : ''}`,
+            },
       );
-      for (const wanted of expected.including) {
-        if (listed.has(wanted.id) || expected.elsewhere?.has(wanted.id)) continue;
-        const short = expected.shortfall;
-        problems.push(
-          expected.lost?.has(wanted.id) || short?.lost.has(wanted.id)
-            ? {
-                requirement: 'CREATE-PERSIST',
-                text: `pet ${wanted.id} (answered 201 or listed before) is neither listed nor found by getPet: it was not kept`,
-              }
-            : {
-                requirement: short?.leftOut ?? 'LIST-COMPLETE',
-                text: `pet ${wanted.id} is missing, though the list holds fewer than ${limit} pets${short ? `: ${short.why}` : ''}`,
-              },
-        );
-      }
     }
   }
-  problems.push(...listedProblems(items));
+  problems.push(...(await listedProblems(items)));
   return problems;
 }
 
 /** A getPet answer for a pet this run created: status, shape, the same pet as created. */
-function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
-  if (response.failure !== undefined || response.status !== 200) {
-    if (response.failure !== undefined) return statusProblems(response, 200, 'GET-200-PET');
-    const beyond = beyondDoubleRange(known.id);
-    const requirement: RequirementId =
-      response.status === 404
-        ? beyond
-          ? 'PET-ID-INT64'
-          : 'CREATE-PERSIST'
-        : response.status === 410
-          ? 'GETPET-DEPRECATED-KEPT'
-          : 'GET-200-PET';
-    const why =
-      response.status === 404
-        ? beyond
-          ? `: pet ${known.id}, created with 201, is not found by its id (beyond 2^53: read through a double?)`
-          : `: pet ${known.id}, created with 201, is not found`
-        : '';
-    return [{ requirement, text: `status ${response.status}, not 200${why}`, blocks: true }];
-  }
+async function readBackProblems(response: ApiResponse, known: KnownPet): Promise<Problem[]> {
+  const outcome = await statusOf(response, 200, 'GET-200-PET', { known });
+  if (blocked(outcome.problems) || outcome.allowed) return outcome.problems;
   const problems = mediaProblems(response);
+  // Held to the pet's name only when the body is that pet (it carries its id): a body that is no
+  // Pet at all (the pet wrapped in an object) is the shape's.
+  const value = response.body.ok ? response.body.value : undefined;
+  const carriesId =
+    int64Of((value as Record<string, JsonValue> | null | undefined)?.id) === known.id;
   const body = petBodyProblems(
     response,
-    isContested(known.id)
+    isContested(known.id) || !carriesId
       ? undefined
       : { requirement: 'CREATE-PERSIST', sent: known.name, where: `getPet: pet ${known.id}` },
   );
@@ -333,76 +400,20 @@ function readBackProblems(response: ApiResponse, known: KnownPet): Problem[] {
     });
     return problems;
   }
-  return [...problems, ...readProblems(known, pet, 'getPet')];
+  return [...problems, ...(await readProblems([{ known, read: pet, where: 'getPet' }]))];
 }
 
 /** A 201 answer for a NewPet: status, shape, what was sent. */
-function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementId, why?: Refusal) {
-  // A refusal is charged to the value that made the difference, when one was found.
-  const problems = statusProblems(response, 201, why?.requirement ?? own);
-  if (blocked(problems)) {
-    if (why) problems[0]!.text += `: ${why.text}`;
-    else if (response.status === 400 && !process.env.CONFORMANCE_CATEGORY_IDS) {
-      problems[0]!.text +=
-        ': a valid NewPet was refused. If the target accepts only the categoryIds of its own ' +
-        'categories, list them in CONFORMANCE_CATEGORY_IDS';
-    }
-    return { problems };
-  }
-  problems.push(...mediaProblems(response));
+async function createdProblems(response: ApiResponse, sent: SentPet, own: RequirementId) {
+  const outcome = await statusOf(response, 201, own, { newPet: sent });
+  if (blocked(outcome.problems)) return { problems: outcome.problems };
+  // A refusal the document allows (a name a target may refuse): an Error answer all the same.
+  if (outcome.allowed) return { problems: outcome.allowed === 'judged' ? errorBody(response) : [] };
+  const problems = mediaProblems(response);
   const body = petBodyProblems(response, { requirement: 'CREATE-ECHO', sent: sent.name });
   problems.push(...body.problems);
   if (body.pet) problems.push(...echoProblems(sent, body.pet));
   return { problems, pet: body.pet };
-}
-
-/**
- * What a swept hostile input's answer must be (vocabulary/hostile.ts): refused with that status
- * and an Error; a list (or, `orRefused`, a 4xx Error); a Pet as sent (or, `orRefused`, a 400
- * Error). `as` takes the check's own problems, `serverError` a 5xx (the input's own requirement,
- * or NO-5XX), `also` what was found about the answer beside it (a refused create listed). A body
- * larger than the suite's own refused with 413 is a size limit of bodies: nobody's. `finding`:
- * the problems are recorded, but block nothing (a control request, whose deviation explains
- * another answer's).
- */
-export type Withstanding = {
-  as: RequirementId;
-  serverError?: RequirementId;
-  also?: Problem[];
-  expected: string;
-} & (
-  | { refused: ExpectedStatus; finding?: boolean }
-  | { listed: Omit<ListExpectation, 'as'>; orRefused?: boolean }
-  | { created: SentPet; orRefused?: boolean; refusal?: Refusal }
-);
-
-const isClientError = (response: ApiResponse) =>
-  response.failure === undefined && response.status >= 400 && response.status < 500;
-
-function withstandingProblems(response: ApiResponse, rule: Withstanding): Problem[] {
-  const also = rule.also ?? [];
-  if (isSizeRefusal(response)) return also;
-  if (rule.serverError && response.failure === undefined && response.status >= 500) {
-    const text = `status ${response.status}: a server error, to an input the document makes a client's error at most`;
-    return [{ requirement: rule.serverError, text }, ...also];
-  }
-  if ('refused' in rule) {
-    const problems = errorProblems(response, rule.refused, rule.as);
-    return rule.finding
-      ? problems.map(({ requirement, text }) => ({ requirement, text }))
-      : problems;
-  }
-  if ('listed' in rule) {
-    if (rule.orRefused && isClientError(response) && response.status !== 401) {
-      return [...errorProblems(response, 'client-error', rule.as), ...also];
-    }
-    return [...listProblems(response, rule.listed, rule.as), ...also];
-  }
-  if (rule.orRefused && response.status === 400)
-    return [...errorProblems(response, 400, rule.as), ...also];
-  const { problems, pet } = createdProblems(response, rule.created, 'CREATE-201-PET', rule.refusal);
-  if (pet && response.status === 201) remember(rule.created, pet);
-  return [...problems, ...also];
 }
 
 const describePet = (pet: Partial<Pet>) =>
@@ -410,53 +421,44 @@ const describePet = (pet: Partial<Pet>) =>
 
 const matchers = {
   /** The status expected; any body sent as application/json. */
-  toAnswer(received: Answers, status: ExpectedStatus, options: CheckOptions = {}): MatcherResult {
+  async toAnswer(
+    received: Answers,
+    status: ExpectedStatus,
+    options: CheckOptions = {},
+  ): Promise<MatcherResult> {
     const own = options.as ?? primaryRequirement();
-    return judgeEach('toAnswer', received, describeStatus(status), (response) => {
-      const problems = statusProblems(response, status, own);
-      return blocked(problems) ? problems : mediaProblems(response);
+    return judgeEach('toAnswer', received, describeStatus(status), async (response) => {
+      const outcome = await statusOf(response, status, own);
+      return blocked(outcome.problems) ? outcome.problems : mediaProblems(response);
     });
   },
 
   /** An error answer: the status (or any 4xx but 401), with an Error body whose status matches. */
-  toAnswerError(
+  async toAnswerError(
     received: Answers,
     status: ExpectedStatus,
     options: CheckOptions = {},
-  ): MatcherResult {
+  ): Promise<MatcherResult> {
     const own = options.as ?? primaryRequirement();
     return judgeEach(
       'toAnswerError',
       received,
-      `${describeStatus(status)} with an Error body`,
+      expecting(`${describeStatus(status)} with an Error body`, options),
       (response) => errorProblems(response, status, own),
     );
   },
 
-  /** Any answer but a 5xx (the document allows several answers here, none a 5xx). */
-  toAnswerWithout5xx(
-    received: Answers,
-    options: CheckOptions & {
-      /**
-       * The answers whose input a requirement of its own covers (an invalid limit, status or
-       * petId, a malformed body): a 5xx there is that requirement's alone, one deviation charged
-       * once. A request that got no answer at all stays this check's.
-       */
-      coveredBy?: ReadonlyMap<ApiResponse, RequirementId>;
-    } = {},
-  ): MatcherResult {
+  /**
+   * Any answer but a 5xx (the document allows several answers here, none a 5xx). A 5xx is charged
+   * by what the input is (diagnosis.ts): an invalid limit, status, petId or body to its own
+   * requirement, a 5xx that does not come back and any input no rule covers to NO-5XX.
+   */
+  async toAnswerWithout5xx(received: Answers, options: CheckOptions = {}): Promise<MatcherResult> {
     const own = options.as ?? primaryRequirement();
-    return judgeEach('toAnswerWithout5xx', received, 'any status below 500', (response) =>
-      response.failure !== undefined
-        ? statusProblems(response, 200, own)
-        : response.status >= 500
-          ? [
-              {
-                requirement: options.coveredBy?.get(response) ?? own,
-                text: `status ${response.status}: a server error`,
-              },
-            ]
-          : [],
+    return judgeEach('toAnswerWithout5xx', received, 'any status below 500', async (response) =>
+      response.failure !== undefined || response.status >= 500
+        ? (await statusOf(response, 'below-500', own)).problems
+        : [],
     );
   },
 
@@ -466,13 +468,17 @@ const matchers = {
    * name that another answer of the same operation accepted under another says so: the target
    * reads header names case-sensitively.
    */
-  toAcceptKey(received: Answers, options: CheckOptions = {}): MatcherResult {
+  async toAcceptKey(received: Answers, options: CheckOptions = {}): Promise<MatcherResult> {
     const own = options.as ?? primaryRequirement();
     const refused = (response: ApiResponse) => response.status === 401 || response.status === 403;
     const nameOf = (response: ApiResponse) => response.request.authName ?? 'Authorization';
-    return judgeEach('toAcceptKey', received, 'the key accepted: no 401 or 403', (response) => {
-      if (response.failure !== undefined) return statusProblems(response, 200, own);
-      if (refused(response)) {
+    return judgeEach(
+      'toAcceptKey',
+      received,
+      'the key accepted: no 401 or 403',
+      async (response) => {
+        if (response.failure !== undefined) return (await statusOf(response, 200, own)).problems;
+        if (!refused(response)) return [];
         const name = nameOf(response);
         const acceptedUnder = each(received).find(
           (other) =>
@@ -487,83 +493,225 @@ const matchers = {
             'case-sensitively, and they are case-insensitive (RFC 9110 §5.1)'
           : `status ${response.status}: the key was refused`;
         return [{ requirement: own, text }];
-      }
-      // Any other answer accepted the key; whether the operation then did its job is judged by
-      // the operation's own checks.
-      return [];
-    });
+      },
+    );
   },
 
   /** Each error answer (4xx, 5xx) carries an Error body whose status is the HTTP status. */
-  toCarryErrorBodies(received: Answers): MatcherResult {
+  async toCarryErrorBodies(received: Answers): Promise<MatcherResult> {
     return judgeEach(
       'toCarryErrorBodies',
       received,
       'an Error body, if the answer is an error',
-      (response) =>
+      async (response) =>
         response.failure !== undefined
-          ? statusProblems(response, 400, 'ERROR-SHAPE')
+          ? (await statusOf(response, 400, 'ERROR-SHAPE')).problems
           : response.status >= 400
-            ? [...mediaProblems(response), ...errorBodyProblems(response)].map(
-                ({ requirement, text }) => ({ requirement, text }),
-              )
+            ? errorBody(response)
             : [],
     );
   },
 
   /** Every body sent as application/json (a charset parameter is fine), whatever the status. */
-  toBeJsonMedia(received: Answers): MatcherResult {
-    return judgeEach('toBeJsonMedia', received, 'a body in application/json', (response) =>
+  async toBeJsonMedia(received: Answers): Promise<MatcherResult> {
+    return judgeEach('toBeJsonMedia', received, 'a body in application/json', async (response) =>
       response.failure !== undefined
-        ? statusProblems(response, 200, 'MEDIA-JSON')
+        ? (await statusOf(response, 200, 'MEDIA-JSON')).problems
         : mediaProblems(response),
     );
   },
 
   /**
-   * A createPet answer: 201 with a Pet carrying exactly what was sent (the name, the status when
-   * sent, the categoryId). The pet is remembered, so every later read of it is checked too. A
-   * refusal is charged to `refusal`, the value that made the difference (`pets.refusalOf`).
+   * A createPet answer for a valid NewPet: 201 with a Pet carrying exactly what was sent (the
+   * name, the status when sent, the categoryId). The pet is remembered, so every later read of it
+   * is checked too. A refusal is asked which value made the difference (diagnosis.ts); a refusal
+   * the document allows (a name a target may refuse) is judged as the Error answer it is.
    */
-  toCreatePet(received: ApiResponse, sent: SentPet, options: CreateOptions = {}): MatcherResult {
+  async toCreatePet(
+    received: ApiResponse,
+    sent: SentPet,
+    options: CheckOptions = {},
+  ): Promise<MatcherResult> {
     const own = options.as ?? 'CREATE-201-PET';
-    const { problems, pet } = createdProblems(received, sent, own, options.refusal);
+    const { problems, pet } = await createdProblems(received, sent, own);
     if (pet && received.status === 201) remember(sent, pet);
     return settle('toCreatePet', [
-      { exchange: received, expected: `201 with a Pet: ${describePet(sent)}`, problems },
-    ]);
-  },
-
-  /** A getPet answer for a pet this run created: 200 with the same pet, as created. */
-  toReadBack(received: ApiResponse, known: KnownPet): MatcherResult {
-    return settle('toReadBack', [
       {
         exchange: received,
-        expected: `200 with pet ${known.id}: ${describePet(known)}`,
-        problems: readBackProblems(received, known),
+        expected: expecting(`201 with a Pet: ${describePet(sent)}`, options),
+        problems,
       },
     ]);
   },
 
   /**
-   * Each answer to a hostile input held to its rule (vocabulary/hostile.ts): refused, listed or
-   * created as the document allows, never a 5xx; all judged at once, so that one slot's failure
-   * does not hide another's.
+   * The 201 answers of creates sent at once each carry an id of its own: two alike are ids not
+   * unique (PET-ID-UNIQUE), or beyond 2^53, where a double merges neighbouring ids, not exact
+   * (PET-ID-INT64).
    */
-  toWithstand(received: Answers, rules: ReadonlyMap<ApiResponse, Withstanding>): MatcherResult {
-    return settle(
-      'toWithstand',
-      each(received).map((response) => {
-        const rule = rules.get(response);
-        return rule
-          ? {
-              exchange: response,
-              expected: rule.expected,
-              problems: withstandingProblems(response, rule),
-            }
-          : { exchange: response, expected: 'any answer', problems: [] };
-      }),
-    );
+  async toGetDistinctIds(received: readonly ApiResponse[]): Promise<MatcherResult> {
+    const ids = received.flatMap((answer) => {
+      const pet = answer.status === 201 ? petIn(answer) : undefined;
+      return pet ? [pet.id] : [];
+    });
+    const twice = ids.filter((id, index) => ids.indexOf(id) !== index);
+    const problems: Problem[] = twice.length
+      ? [
+          {
+            requirement: twice.some(beyondDoubleRange) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
+            text: `ids given to ${received.length} creates at once: ${ids.join(', ')}; ${twice.join(', ')} twice`,
+          },
+        ]
+      : [];
+    return settle('toGetDistinctIds', [
+      { exchange: received.at(-1)!, expected: `${received.length} different ids`, problems },
+    ]);
+  },
+
+  /**
+   * A create whose body asked for an id got one of the service's: the id is assigned by the
+   * service (PET-ID-ASSIGNED), and beyond 2^53 an id equal to the one asked may be a double's
+   * rounding (PET-ID-INT64).
+   */
+  async toGetAnIdOtherThan(received: ApiResponse, asked: bigint): Promise<MatcherResult> {
+    const id = received.status === 201 ? petIn(received)?.id : undefined;
+    const problems: Problem[] =
+      id === asked ? [await diagnoseChosenId({ answer: received, asked })] : [];
+    return settle('toGetAnIdOtherThan', [
+      { exchange: received, expected: `201 with an id other than ${asked}`, problems },
+    ]);
+  },
+
+  /**
+   * A 201 answer whose id no pet already known has (`taken`): another pet's id given again is an
+   * id not unique (PET-ID-UNIQUE), and beyond 2^53, where a double cannot tell neighbouring ids
+   * apart, an id not kept exact (PET-ID-INT64).
+   */
+  async toGetANewId(received: ApiResponse, taken: readonly bigint[]): Promise<MatcherResult> {
+    const id = received.status === 201 ? petIn(received)?.id : undefined;
+    const problems: Problem[] =
+      id !== undefined && taken.includes(id)
+        ? [
+            {
+              requirement: beyondDoubleRange(id) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
+              text: `createPet answered 201 with id ${id}, which a pet already has`,
+            },
+          ]
+        : [];
+    return settle('toGetANewId', [{ exchange: received, expected: '201 with a new id', problems }]);
+  },
+
+  /**
+   * getPet of an id no pet is known to have: 404 with an Error, or (on a shared store, where
+   * another client's pet may hold any id) 200 with that very pet. A 200 without a Pet answers an
+   * id no pet has; a 200 with another pet is getPet's own deviation (GET-200-PET), or beyond 2^53
+   * the same id as a double, an id not kept exact (PET-ID-INT64).
+   */
+  async toAnswerUnknownId(
+    received: ApiResponse,
+    id: bigint,
+    options: CheckOptions = {},
+  ): Promise<MatcherResult> {
+    const own = options.as ?? primaryRequirement();
+    const problems: Problem[] = [];
+    if (received.failure !== undefined || received.status !== 200) {
+      problems.push(...(await errorProblems(received, 404, own)));
+    } else {
+      const shown = petIn(received)?.id;
+      if (shown === undefined) {
+        problems.push({ requirement: own, text: `status 200 without a Pet, not 404` });
+      } else if (shown !== id) {
+        const rounded = beyondDoubleRange(id) && Number(shown) === Number(id);
+        problems.push({
+          requirement: rounded ? 'PET-ID-INT64' : 'GET-200-PET',
+          text: `getPet of ${id} answered pet ${shown}${rounded ? ': the same id as a double' : ''}`,
+        });
+      }
+    }
+    return settle('toAnswerUnknownId', [
+      { exchange: received, expected: `404 with an Error, or that very pet`, problems },
+    ]);
+  },
+
+  /** A getPet answer for a pet this run created: 200 with the same pet, as created. */
+  async toReadBack(received: ApiResponse, known: KnownPet): Promise<MatcherResult> {
+    return settle('toReadBack', [
+      {
+        exchange: received,
+        expected: `200 with pet ${known.id}: ${describePet(known)}`,
+        problems: await readBackProblems(received, known),
+      },
+    ]);
+  },
+
+  /**
+   * A list (limit=100) of a store just grown to hold `expected` pets by creating `created`: when it
+   * holds fewer, the target is asked why (diagnosis.ts); a store that lost or leaves out the pets
+   * blocks every later check that needs it (`floor.fillFailed`), its cause charged once.
+   */
+  async toHoldCreated(
+    received: ApiResponse,
+    created: readonly Pet[],
+    expected: number,
+    floor: StoreFloor,
+  ): Promise<MatcherResult> {
+    await expect(received).toListPets({ as: 'LIST-200-PETS' });
+    const count =
+      received.body.ok && Array.isArray(received.body.value) ? received.body.value.length : 0;
+    const charged =
+      count < expected ? await diagnoseStore({ answer: received, created, expected }) : undefined;
+    if (charged) floor.fillFailed = `${charged.requirement} failed: ${charged.text}`;
+    return settle('toHoldCreated', [
+      {
+        exchange: received,
+        expected: `a list showing the ${created.length} pets just created, at least ${expected} in all`,
+        problems: charged ? [{ ...charged, blocks: true }] : [],
+      },
+    ]);
+  },
+
+  /**
+   * No pet of a create that was refused is in this list, read after it (CREATE-REFUSED-NO-EFFECT),
+   * found by the name it was sent with (the run's marker and a label of its own). A full list
+   * (100) or no refused create decides nothing, and says so; a list that is no 200 list of Pets is
+   * judged where it is (toListPets).
+   */
+  async toLeaveOutRefusedCreates(
+    received: ApiResponse,
+    refused: readonly RefusedCreate[],
+  ): Promise<MatcherResult> {
+    const requirement = 'CREATE-REFUSED-NO-EFFECT';
+    const pets = received.status === 200 ? petsIn(received) : [];
+    const problems: Problem[] = [];
+    if (received.status !== 200) {
+      inconclusive(
+        requirement,
+        `the list read after the refused creates answered ${received.status}`,
+      );
+    } else if (refused.length === 0) {
+      inconclusive(requirement, 'no create was refused: nothing to look for');
+    } else if (pets.length >= 100) {
+      inconclusive(
+        requirement,
+        'the list came back full (100): the store holds too many to tell whether a refused create added one',
+      );
+    } else {
+      for (const { answer, name, description } of refused) {
+        const found = pets.find((pet) => pet.name.startsWith(name));
+        if (!found) continue;
+        problems.push({
+          requirement,
+          text: `pet ${found.id} (${JSON.stringify(found.name).slice(0, 80)}) is listed, though its create (${description}) was refused with ${answer.failure === undefined ? answer.status : 'no answer'}`,
+        });
+      }
+    }
+    return settle('toLeaveOutRefusedCreates', [
+      {
+        exchange: received,
+        expected: `none of the pets of ${refused.length} refused creates`,
+        problems,
+      },
+    ]);
   },
 
   /**
@@ -571,7 +719,7 @@ const matchers = {
    * among them while the list is shorter than its limit, each pet once, and every pet this run
    * created exactly as created.
    */
-  toListPets(received: Answers, expected: ListExpectation = {}): MatcherResult {
+  async toListPets(received: Answers, expected: ListExpectation = {}): Promise<MatcherResult> {
     const own = expected.as ?? primaryRequirement();
     const parts = [
       expected.exactly !== undefined ? `exactly ${expected.exactly}` : '',
@@ -598,22 +746,28 @@ export class CheckFailed extends Error {}
 type Matchers = typeof matchers;
 /** Each matcher, without the answers: what `verify(answers)` offers. */
 export type Checks = {
-  [K in keyof Matchers]: Matchers[K] extends (received: never, ...args: infer A) => MatcherResult
-    ? (...args: A) => void
+  [K in keyof Matchers]: Matchers[K] extends (
+    received: never,
+    ...args: infer A
+  ) => Promise<MatcherResult>
+    ? (...args: A) => Promise<void>
     : never;
 };
 
 /**
- * The same checks as `expect(answers).toX(…)`, without a step in the report each: for the runs of
- * a property (property.ts), dozens of them, where a step per run costs time (Playwright reports
- * each to the runner) and only the counterexample matters. A failure throws CheckFailed with the
- * matcher's message; findings are recorded as always.
+ * The same checks as `await expect(answers).toX(…)`, without a step in the report each: for the
+ * runs of a property (property.ts), dozens of them, where a step per run costs time (Playwright
+ * reports each to the runner) and only the counterexample matters. A failure throws CheckFailed
+ * with the matcher's message; findings are recorded as always.
  */
 export function verify(received: Answers): Checks {
-  const checks: Record<string, (...args: unknown[]) => void> = {};
+  const checks: Record<string, (...args: unknown[]) => Promise<void>> = {};
   for (const [name, matcher] of Object.entries(matchers)) {
-    checks[name] = (...args) => {
-      const result = (matcher as (...all: unknown[]) => MatcherResult)(received, ...args);
+    checks[name] = async (...args) => {
+      const result = await (matcher as (...all: unknown[]) => Promise<MatcherResult>)(
+        received,
+        ...args,
+      );
       if (!result.pass) throw new CheckFailed(result.message());
     };
   }
@@ -627,5 +781,7 @@ export function because(detail: string, as?: RequirementId): string {
 
 /** Whether an answer is exactly an error of that status with a valid Error body (for advisories). */
 export function isErrorAnswer(response: ApiResponse, status: number): boolean {
-  return errorProblems(response, status, 'ERROR-SHAPE').length === 0;
+  return (
+    response.failure === undefined && response.status === status && errorBody(response).length === 0
+  );
 }

@@ -339,4 +339,99 @@ export const resourceFaults: Variant[] = [
       assert.deepEqual(each(await t.get('/pets'), 'status'), [null]);
     },
   },
+  {
+    name: 'status-omitted-null-small-store',
+    kind: 'fault',
+    breaks: 'PETSTATUS-ENUM',
+    description:
+      'As status-omitted-null ("status": null for a pet stored without status, everywhere), in a store small enough that its lists show the pets just created, as a fresh staging does.',
+    settings: { seedPets: 12 },
+    apply(s) {
+      renderedAs(
+        s,
+        (pet) => pet.status === undefined,
+        (rendered) => ({ ...rendered, status: null }),
+      );
+    },
+    probeSeedPets: 4,
+    probe: async (t) => {
+      const id = field(await t.create({ name: 'a', categoryId: 1 }), 'id');
+      assert.equal(field(await t.get(`/pets/${id}`), 'status'), null);
+      assert.deepEqual(each(await t.get('/pets'), 'status'), [
+        'available',
+        'pending',
+        'sold',
+        null,
+        null,
+      ]);
+    },
+  },
+  {
+    name: 'get-wrapped-object',
+    kind: 'fault',
+    breaks: 'PET-SHAPE',
+    description:
+      'getPet answers the pet wrapped in an object, {"pet": {...}}, as a serializer with a root key does (the 201 answer and lists are as they should be).',
+    apply(s) {
+      afterOperation(s, 'getPet', (reply) =>
+        reply.status === 200 ? { ...reply, json: { pet: reply.json } } : reply,
+      );
+    },
+    probeSeedPets: 1,
+    probe: async (t) => assert.equal((field(await t.get('/pets/1'), 'pet') as Pet).id, 1n),
+  },
+  {
+    name: 'ids-as-strings',
+    kind: 'fault',
+    breaks: 'PET-ID-INT64',
+    description:
+      'Every id is written as a JSON string ("id": "12"), as protobuf\'s JSON mapping writes an int64, in the 201 answer, through getPet and in lists.',
+    apply(s) {
+      renderedAs(
+        s,
+        () => true,
+        (rendered) => ({ ...rendered, id: String(rendered.id) }),
+      );
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      assert.equal(field(await t.get('/pets/1'), 'id'), '1');
+      assert.deepEqual(each(await t.get('/pets'), 'id'), ['1']);
+    },
+  },
+  {
+    name: 'categoryid-as-string',
+    kind: 'fault',
+    breaks: 'NEWPET-CATEGORYID-INT64',
+    description:
+      'Every categoryId is written as a JSON string ("categoryId": "7"), as protobuf\'s JSON mapping writes an int64, in the 201 answer, through getPet and in lists.',
+    apply(s) {
+      renderedAs(
+        s,
+        () => true,
+        (rendered) => ({ ...rendered, categoryId: String(rendered.categoryId) }),
+      );
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.create({ name: 'a', categoryId: 7n }), 'categoryId'), '7');
+      assert.deepEqual(each(await t.get('/pets'), 'categoryId'), ['7']);
+    },
+  },
+  {
+    name: 'create-ids-all-zero',
+    kind: 'fault',
+    breaks: 'PET-ID-UNIQUE',
+    description:
+      'Every 201 answer carries id 0 (the id column read before the insert), though each pet is stored under an id of its own.',
+    apply(s) {
+      afterOperation(s, 'createPet', (reply) =>
+        reply.status === 201 ? editBody(reply, (body) => ({ ...body, id: 0n })) : reply,
+      );
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.post(valid), 'id'), 0n);
+      assert.equal(field(await t.post(valid), 'id'), 0n);
+      assert.deepEqual(each(await t.get('/pets'), 'id'), [1n, 2n]);
+    },
+  },
 ];

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { isJsonObject } from '../../json.ts';
 import { ok, refuse } from '../../service.ts';
 import { isPetStatus, type Pet } from '../../store.ts';
-import { type Answer, count, each, field, statusOf, valid } from '../probe.ts';
+import { type Answer, assertError, count, each, field, statusOf, valid } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 const SNAPSHOT_TTL_MS = 60_000;
@@ -297,6 +297,78 @@ export const listPetsFaults: Variant[] = [
         ['sold'],
       );
       assert.equal(await statusOf(t.get('/pets?status=lost')), 400);
+    },
+  },
+  {
+    name: 'list-limit-compared-as-text',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-EXACT',
+    description:
+      'limit is checked against its maximum as text, not as a number ("5" > "100" in string order): limits 2 to 9 are refused with 400, every other limit works.',
+    apply(s) {
+      const parseLimit = s.parseLimit;
+      s.parseLimit = (raw) =>
+        raw !== undefined && /^[2-9]$/.test(raw)
+          ? refuse(s.errorReply(400, 'invalid_parameter', 'limit must be at most 100'))
+          : parseLimit(raw);
+    },
+    probeSeedPets: 30,
+    probe: async (t) => {
+      assertError(await t.get('/pets?limit=5'), 400);
+      assert.equal(count(await t.get('/pets?limit=1')), 1);
+      assert.equal(count(await t.get('/pets?limit=10')), 10);
+      assert.equal(count(await t.get('/pets?limit=99')), 30);
+    },
+  },
+  {
+    name: 'list-created-never-listed-empty-store',
+    kind: 'fault',
+    breaks: 'LIST-COMPLETE',
+    description:
+      'As list-created-never-listed (lists show only the pets the store held when it started), on a store that started empty: every list is empty, getPet finds every pet.',
+    settings: { seedPets: 0 },
+    apply(s) {
+      const created = new Set<bigint>();
+      const addPet = s.addPet;
+      s.addPet = async (newPet) => {
+        const reply = await addPet(newPet);
+        const id = reply.status === 201 && isJsonObject(reply.json) ? reply.json.id : undefined;
+        if (typeof id === 'bigint') created.add(id);
+        return reply;
+      };
+      const selectPets = s.selectPets;
+      s.selectPets = ({ limit, status }) =>
+        selectPets({ limit: Number.MAX_SAFE_INTEGER, status })
+          .filter((pet) => !created.has(pet.id))
+          .slice(0, limit);
+    },
+    probe: async (t) => {
+      const id = field(await t.create({ name: 'a', categoryId: 1 }), 'id');
+      assert.equal(count(await t.get('/pets')), 0);
+      assert.equal(field(await t.get(`/pets/${id}`), 'name'), 'a');
+    },
+  },
+  {
+    name: 'list-500-with-a-pet-without-status',
+    kind: 'fault',
+    breaks: 'LIST-200-PETS',
+    description:
+      'A list that holds a pet stored without status ends in an exception (its status lower-cased for display): 500. Lists by status, getPet and the 201 answer are as they should be.',
+    apply(s) {
+      const listPets = s.listPets;
+      s.listPets = async (req) => {
+        const reply = await listPets(req);
+        const pets = Array.isArray(reply.json) ? (reply.json as Record<string, unknown>[]) : [];
+        return reply.status === 200 && pets.some((pet) => pet.status === undefined)
+          ? s.errorReply(500, 'internal_error', "'NoneType' object has no attribute 'lower'")
+          : reply;
+      };
+    },
+    probeSeedPets: 4,
+    probe: async (t) => {
+      assert.equal(count(await t.get('/pets?limit=3')), 3);
+      assertError(await t.get('/pets?limit=4'), 500);
+      assert.equal(count(await t.get('/pets?status=sold')), 1);
     },
   },
 ];

@@ -852,4 +852,34 @@ export const createPetFaults: Variant[] = [
       assert.deepEqual(each(await t.get('/pets?status=sold'), 'name'), ['kept']);
     },
   },
+  {
+    name: 'categoryid-beyond-int64-kept',
+    kind: 'fault',
+    breaks: 'CREATE-400-CATEGORYID-RANGE',
+    description:
+      'An integer categoryId outside int64 is taken and kept exactly, as a store of arbitrary-precision integers does (Python, Ruby): 2^63 is answered, read back and listed as 9223372036854775808, in a store small enough that its lists show it.',
+    settings: { seedPets: 12 },
+    apply(s) {
+      const validate = s.validateNewPet;
+      s.validateNewPet = (body) => {
+        const raw = isJsonObject(body) ? body.categoryId : undefined;
+        if (!(raw instanceof JsonNumber) || !/^-?[0-9]+$/.test(raw.literal)) return validate(body);
+        const big = BigInt(raw.literal);
+        if (big >= INT64_MIN && big <= INT64_MAX) return validate(body);
+        const checked = validate({
+          ...(body as Record<string, unknown>),
+          categoryId: new JsonNumber('0'),
+        });
+        return checked.ok ? ok({ ...checked.value, categoryId: big }) : checked;
+      };
+    },
+    probe: async (t) => {
+      const created = await t.create({ name: 'a', categoryId: INT64_MAX + 1n });
+      assert.equal(field(created, 'categoryId'), INT64_MAX + 1n);
+      assert.equal(
+        field(await t.get(`/pets/${field(created, 'id')}`), 'categoryId'),
+        INT64_MAX + 1n,
+      );
+    },
+  },
 ];

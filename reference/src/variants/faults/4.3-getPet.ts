@@ -168,4 +168,26 @@ export const getPetFaults: Variant[] = [
       assertError(await t.get('/pets/%25'), 400);
     },
   },
+  {
+    name: 'get-500-without-status',
+    kind: 'fault',
+    breaks: 'GET-200-PET',
+    description:
+      "getPet of a pet stored without status ends in an exception (its status lower-cased, Python's None.lower()): 500. Lists and the 201 answer are as they should be.",
+    apply(s) {
+      const getPet = s.getPet;
+      s.getPet = async (req, rawPetId) => {
+        const reply = await getPet(req, rawPetId);
+        const body = reply.json as Record<string, unknown> | undefined;
+        return reply.status === 200 && body && body.status === undefined
+          ? s.errorReply(500, 'internal_error', "'NoneType' object has no attribute 'lower'")
+          : reply;
+      };
+    },
+    probeSeedPets: 4,
+    probe: async (t) => {
+      assert.equal(await statusOf(t.get('/pets/1')), 200);
+      assertError(await t.get('/pets/4'), 500);
+    },
+  },
 ];

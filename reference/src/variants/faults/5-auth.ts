@@ -298,4 +298,39 @@ export const authFaults: Variant[] = [
       assertError(await t.get('/pets/abc', {}), 401);
     },
   },
+  {
+    name: 'auth-skipped-getPet',
+    kind: 'fault',
+    breaks: 'AUTH-401-MISSING',
+    description:
+      'getPet is served without a key (a read taken for public), whatever Authorization header comes: none, a wrong key, another scheme.',
+    apply(s) {
+      const guard = s.guard;
+      s.guard = (req, operation) => (operation === 'getPet' ? undefined : guard(req, operation));
+    },
+    probeSeedPets: 1,
+    probe: async (t) => assert.equal(await statusOf(t.get('/pets/1', {})), 200),
+  },
+  {
+    name: 'auth-missing-header-500',
+    kind: 'fault',
+    breaks: 'AUTH-401-MISSING',
+    description:
+      'A request without an Authorization header ends in an exception (the header split on a space, undefined.split): 500, before anything else; a wrong key is refused with 401 as it should be.',
+    apply(s) {
+      const guard = s.guard;
+      s.guard = (req, operation) =>
+        req.authorization === undefined
+          ? s.errorReply(
+              500,
+              'internal_error',
+              "Cannot read properties of undefined (reading 'split')",
+            )
+          : guard(req, operation);
+    },
+    probe: async (t) => {
+      assertError(await t.get('/pets', {}), 500);
+      assertError(await t.get('/pets', { authorization: 'Bearer x' }), 401);
+    },
+  },
 ];

@@ -1,0 +1,1408 @@
+/**
+ * The diagnosis: which requirement a deviation is charged to, decided in one place, by one ordered
+ * table (`diagnosisTable`). The principle: a deviation is charged to the most general rule whose
+ * control request reproduces it. Change one thing (the filter, the limit, the value, the key) and
+ * see whether the deviation stays: if it does, that thing is not its cause, and the diagnosis goes
+ * on with the control's own answer; if it goes, that thing is the cause, and its rule is charged.
+ *
+ * The matchers (matchers.ts) call it, and only when a check has failed: a conformant target never
+ * pays for a control request, and a new check, a generated input or a swept hostile one gets the
+ * right charge without diagnosis code of its own. Spec files never call it.
+ *
+ * Each row reads one kind of deviation, in order: the first row that concludes decides. A row
+ * concludes with a charge (the requirement and why), with `allowed` (the control shows the answer
+ * is one the document allows after all: a refusal of an invalid value), or with `instead` (the
+ * deviation stays under the control request: the control's answer is diagnosed in its place).
+ * The prose of every row (when, control, implies) is what CONTRIBUTING.md and docs/verdicts.md show
+ * (`npm run generate` writes it there; selftest/generated.test.ts holds them to it).
+ */
+import type { RequirementId } from '../../../requirements/catalogue.ts';
+import {
+  type ApiResponse,
+  type NewPet,
+  type Operation,
+  type Pet,
+  type PetStatus,
+  type PetStoreClient,
+  petStatuses,
+} from '../http/client.ts';
+import type { SentPet } from './attribution.ts';
+import { beyondDoubleRange, idsIn, isSizeRefusal, petIn, petsIn } from './attribution.ts';
+import {
+  type ListQuery,
+  listQueryOf,
+  readLimit,
+  readNewPetBody,
+  readPetId,
+  readStatusFilter,
+} from './inputs.ts';
+import { isContested, knownPets } from './known-pets.ts';
+import { isOwnName, nameMayBeRefused, ownName } from './names.ts';
+import { together } from './together.ts';
+import { petNamePrefix } from '../setup/settings.ts';
+import { getPetMayBeGone } from './versioning.ts';
+
+/** What a row concludes. */
+export type Conclusion =
+  | { charge: RequirementId; why: string }
+  | { allowed: string; unjudged?: true }
+  | { instead: ApiResponse; why: string };
+
+/** A pet a list should show: its id and, when known, the status it was created with. */
+export interface WantedPet {
+  id: bigint;
+  status?: string;
+}
+
+/** The deviations the table reads, each with what the check that met it knows. */
+export interface Deviations {
+  /** An answer whose status is not the one the check expected (a 5xx where none was due included). */
+  status: {
+    answer: ApiResponse;
+    expected: string;
+    own: RequirementId;
+    newPet?: SentPet;
+    known?: WantedPet;
+  };
+  /** A 200 list holding another number of pets than its limit allows. */
+  count: { answer: ApiResponse; query: ListQuery; count: number; expected: number; more: boolean };
+  /** A list shorter than its limit that leaves out pets it should show. */
+  short: { answer: ApiResponse; query: ListQuery; missing: WantedPet[] };
+  /** A create whose body asked for an id, answered with that very id. */
+  'chosen-id': { answer: ApiResponse; asked: bigint };
+  /** A store grown to hold `expected` pets whose list (limit=100) holds fewer. */
+  store: { answer: ApiResponse; created: readonly Pet[]; expected: number };
+}
+export type DeviationKind = keyof Deviations;
+
+/** One row of the table: its prose (for the docs) and, for rows with a control, its logic. */
+export interface Row<K extends DeviationKind | 'answer' | 'preflight' = DeviationKind> {
+  id: string;
+  /**
+   * The deviation it reads; `answer`: what an answer shows by itself, decided where `appliedIn`
+   * says; `preflight`: the preflight's request, before any test (setup/preflight-check.ts).
+   */
+  reads: K;
+  /** When the row applies. */
+  when: string;
+  /** The control request: what is sent, with one thing changed; none when the answer decides. */
+  control?: string;
+  /** What the control's answer (or the answer itself) implies: the requirement charged. */
+  implies: string;
+  /** The requirements it may charge (typed: a misspelt one does not compile). */
+  charges: readonly RequirementId[];
+  /** Rows that read a deviation: what they conclude. */
+  conclude?: K extends DeviationKind
+    ? (
+        deviation: Deviations[K],
+        ask: Ask,
+      ) => Conclusion | undefined | Promise<Conclusion | undefined>
+    : never;
+  /** Rows the answer decides: where the rule is applied. */
+  appliedIn?: string;
+}
+
+/** The running test's client and its ordinary values: the controls go through them. */
+export interface ControlContext {
+  api: PetStoreClient;
+  /** An ordinary categoryId of the target (1, or one it declared). */
+  categoryId: () => bigint;
+  /**
+   * A pet that exists, for the controls of getPet (one of the run's, created once if need be);
+   * undefined when none could be had: the control cannot be asked.
+   */
+  existing: () => Promise<Pet | undefined>;
+  /** The categoryIds the target declared (CONFORMANCE_CATEGORY_IDS), if it did. */
+  categoryIds?: readonly bigint[];
+}
+
+let context: ControlContext | undefined;
+
+/** Makes the controls of the running test go through `next` (fixtures.ts); returns the undo. */
+export function useControls(next: ControlContext): () => void {
+  const before = context;
+  context = next;
+  return () => {
+    context = before;
+  };
+}
+
+/**
+ * The control requests of one diagnosis: each asked once, however many rows read its answer. They
+ * go through the test's client (counted, in its exchanges, creates against the write budget).
+ */
+export class Ask {
+  private readonly asked = new Map<string, Promise<ApiResponse>>();
+  constructor(readonly controls: ControlContext) {}
+
+  private once(key: string, send: () => Promise<ApiResponse>): Promise<ApiResponse> {
+    let answer = this.asked.get(key);
+    if (!answer) this.asked.set(key, (answer = send()));
+    return answer;
+  }
+
+  list(query: { limit?: number | string; status?: string }): Promise<ApiResponse> {
+    return this.once(`list ${query.status ?? ''} ${query.limit ?? ''}`, () =>
+      this.controls.api.listPets(query),
+    );
+  }
+
+  get(id: bigint): Promise<ApiResponse> {
+    return this.once(`get ${id}`, () => this.controls.api.getPet(id));
+  }
+
+  /** A create is never memoized: each is a new pet, counted against the write budget. */
+  create(body: NewPet, credentials: 'key' | 'none' = 'key'): Promise<ApiResponse> {
+    return this.controls.api.createPet({ json: body }, { credentials });
+  }
+
+  /** The request that got `answer`, once more, exactly: as sent, or with the key or without. */
+  again(answer: ApiResponse, credentials?: 'key' | 'none'): Promise<ApiResponse> {
+    return this.controls.api.again(answer, credentials);
+  }
+}
+
+// ---- What answers show ----
+
+const usable = (answer: ApiResponse) => answer.failure === undefined;
+const isList = (answer: ApiResponse) =>
+  usable(answer) && answer.status === 200 && answer.body.ok && Array.isArray(answer.body.value);
+/** The number of items of a 200 list, or undefined when the answer is no list. */
+export const countOf = (answer: ApiResponse): number | undefined =>
+  isList(answer) ? (answer.body.ok ? (answer.body.value as unknown[]).length : 0) : undefined;
+const is5xx = (answer: ApiResponse) => usable(answer) && answer.status >= 500;
+const is4xx = (answer: ApiResponse) =>
+  usable(answer) && answer.status >= 400 && answer.status < 500;
+const keyless = (answer: ApiResponse) => answer.request.auth === 'none';
+/** Sent with the key (under any spelling of the header's name). */
+const withKey = (answer: ApiResponse) => answer.request.auth === 'Bearer <API_KEY>';
+const limitOf = (query: ListQuery) => (query.limit === undefined ? 20 : Number(query.limit));
+const describeQuery = (query: ListQuery) =>
+  [
+    query.status !== undefined && `status=${query.status}`,
+    query.limit !== undefined && `limit=${query.limit}`,
+  ]
+    .filter(Boolean)
+    .join('&') || 'no parameters';
+/** The requirement of a limit that must be followed: the bounds have their own. */
+const limitRule = (limit: number): RequirementId =>
+  limit === 1 ? 'LIST-LIMIT-MIN' : limit === 100 ? 'LIST-LIMIT-MAX' : 'LIST-LIMIT-EXACT';
+
+// ---- The table ----
+
+/** What an answer shows by itself: no control request, the rule applied where it is named. */
+const answerRows: readonly Row<'answer'>[] = [
+  {
+    id: 'media-type',
+    reads: 'answer',
+    when: 'a body is not sent as application/json (a charset parameter is fine)',
+    implies: 'MEDIA-JSON, whatever the check was after',
+    charges: ['MEDIA-JSON'],
+    appliedIn: 'attribution.ts, mediaProblems',
+  },
+  {
+    id: 'not-json',
+    reads: 'answer',
+    when: 'a body is no JSON at all (an HTML page, plain text)',
+    implies:
+      'MEDIA-JSON alone, which blocks the check: the shape it needed cannot be judged (an empty body, or one nested too deep to read, is the shape’s: PET-SHAPE, ERROR-SHAPE, LIST-200-PETS)',
+    charges: ['MEDIA-JSON', 'PET-SHAPE', 'ERROR-SHAPE', 'LIST-200-PETS'],
+    appliedIn: 'attribution.ts, parsed',
+  },
+  {
+    id: 'garbled-json',
+    reads: 'answer',
+    when: 'a body is not JSON but holds the interface’s JSON, garbled: behind a byte order mark, after a warning printed before it, before text after it',
+    implies:
+      'MEDIA-JSON alone: the checks go on judging the JSON found (its shape, its counts); a body with no JSON in it (an HTML page) is not-json’s',
+    charges: ['MEDIA-JSON'],
+    appliedIn: 'http/garbled.ts; attribution.ts, mediaProblems and parsed',
+  },
+  {
+    id: 'outcome-unknown',
+    reads: 'answer',
+    when: 'a create’s kept-alive connection closed after the request was written, before any answer (the target may have applied it)',
+    implies:
+      'nothing charged, and the create not sent again: its test is blocked, undecided (a conformant target may close a kept-alive connection at any time); the same on a new connection is no-answer’s',
+    charges: [],
+    appliedIn: 'http/resend.ts; http/client.ts',
+  },
+  {
+    id: 'error-body',
+    reads: 'answer',
+    when: 'an error answer has no Error body (code and message strings, an integer status), or its status field is not the HTTP status',
+    implies: 'ERROR-SHAPE; ERROR-STATUS-FIELD',
+    charges: ['ERROR-SHAPE', 'ERROR-STATUS-FIELD'],
+    appliedIn: 'attribution.ts, errorBodyProblems',
+  },
+  {
+    id: 'pet-fields',
+    reads: 'answer',
+    when: 'a Pet (in any answer) is no object, or a field of it is missing or not as the schema says',
+    implies:
+      'its id PET-ID-INT64, its categoryId NEWPET-CATEGORYID-INT64, its status PETSTATUS-ENUM, anything else PET-SHAPE (a body that is no Pet blocks the check); a name that is no string on a pet the run created, the body carrying its id: that name not kept (CREATE-ECHO in the 201 answer, CREATE-PERSIST when read back)',
+    charges: [
+      'PET-SHAPE',
+      'PET-ID-INT64',
+      'NEWPET-CATEGORYID-INT64',
+      'PETSTATUS-ENUM',
+      'CREATE-ECHO',
+      'CREATE-PERSIST',
+    ],
+    appliedIn: 'attribution.ts, petBodyProblems and listBodyProblems',
+  },
+  {
+    id: 'list-not-array',
+    reads: 'answer',
+    when: 'a 200 list body is no array (`{"pets": […]}`)',
+    implies: 'LIST-200-PETS, which blocks the check',
+    charges: ['LIST-200-PETS'],
+    appliedIn: 'attribution.ts, listBodyProblems',
+  },
+  {
+    id: 'others-pets',
+    reads: 'answer',
+    when: 'a list shows a pet another worker of the run created, or one the target added from a body it should have refused',
+    implies:
+      'nothing here: its creator’s checks hold it to what it was created with; an invalid body added is charged once, by the check that met the 201',
+    charges: [],
+    appliedIn: 'matchers.ts, listedKeeper',
+  },
+  {
+    id: 'echo',
+    reads: 'answer',
+    when: 'the 201 answer’s name or status is not as sent, or its categoryId',
+    implies: 'CREATE-ECHO; a categoryId not as sent, anywhere: NEWPET-CATEGORYID-INT64',
+    charges: ['CREATE-ECHO', 'NEWPET-CATEGORYID-INT64'],
+    appliedIn: 'attribution.ts, echoProblems',
+  },
+  {
+    id: 'read-back',
+    reads: 'answer',
+    when: 'a pet the run created reads back (getPet, any list) otherwise than created',
+    implies:
+      'its name or status: CREATE-PERSIST (unless the 201 answer showed the same: CREATE-ECHO’s); its categoryId: NEWPET-CATEGORYID-INT64; created without status, another status than an earlier read showed: NEWPET-STATUS-OPTIONAL; another pet of the run altogether under its id: PET-ID-UNIQUE (beyond 2^53, any other pet: PET-ID-INT64); an id two creates were answered with: held to neither',
+    charges: [
+      'CREATE-PERSIST',
+      'NEWPET-CATEGORYID-INT64',
+      'NEWPET-STATUS-OPTIONAL',
+      'PET-ID-UNIQUE',
+      'PET-ID-INT64',
+    ],
+    appliedIn: 'attribution.ts, storedProblems',
+  },
+  {
+    id: 'ids-apart',
+    reads: 'answer',
+    when: 'one id stands for two pets: creates answered with one id, an id a pet already has, a list showing different pets under one id, getPet answering another pet',
+    implies:
+      'PET-ID-UNIQUE (getPet: GET-200-PET); beyond 2^53, where a double merges neighbouring ids, PET-ID-INT64; a create given the id its body asked for: PET-ID-ASSIGNED',
+    charges: ['PET-ID-UNIQUE', 'PET-ID-INT64', 'GET-200-PET', 'PET-ID-ASSIGNED'],
+    appliedIn:
+      'matchers.ts, listedProblems, toGetDistinctIds, toGetANewId, toGetAnIdOtherThan, toAnswerUnknownId',
+  },
+  {
+    id: 'listed-twice',
+    reads: 'answer',
+    when: 'one pet (the same fields) is listed twice',
+    implies:
+      'LIST-NO-DUPLICATES, unless two creates of the run were answered with its id (PET-ID-UNIQUE) or, beyond 2^53, the list shows other ids naming different pets (PET-ID-INT64)',
+    charges: ['LIST-NO-DUPLICATES', 'PET-ID-UNIQUE', 'PET-ID-INT64'],
+    appliedIn: 'matchers.ts, listedProblems',
+  },
+  {
+    id: 'filter-shows-other-status',
+    reads: 'answer',
+    when: 'a list filtered by status shows a pet under another PetStatus',
+    implies:
+      'LIST-STATUS-FILTER (a pet shown without status, or under a value that is no PetStatus, is not the filter’s: PETSTATUS-ENUM judges the latter)',
+    charges: ['LIST-STATUS-FILTER'],
+    appliedIn: 'matchers.ts, listProblems',
+  },
+  {
+    id: 'header-name-case',
+    reads: 'answer',
+    when: 'the key is refused under one spelling of the header’s name and accepted under another',
+    implies: 'AUTH-BEARER (header names are case-insensitive, RFC 9110 §5.1)',
+    charges: ['AUTH-BEARER'],
+    appliedIn: 'matchers.ts, toAcceptKey',
+  },
+  {
+    id: 'refused-create-listed',
+    reads: 'answer',
+    when: 'a list read after creates that were refused shows a pet of one of them (each sent with a label of its own in its name; a create whose keyless twin was added is left aside)',
+    implies:
+      'CREATE-REFUSED-NO-EFFECT; a full list (100), or no refused create, decides nothing: inconclusive',
+    charges: ['CREATE-REFUSED-NO-EFFECT'],
+    appliedIn: 'matchers.ts, toLeaveOutRefusedCreates',
+  },
+  {
+    id: 'get-5xx-not-again',
+    reads: 'answer',
+    when: 'a GET was answered with a 5xx (not 503, a refusal for load)',
+    control: 'the same GET once more, at once (a GET changes nothing: http/client.ts sends it)',
+    implies:
+      'no 5xx this time: NO-5XX, and the check judges the second answer; the same 5xx: judged as the answer it is',
+    charges: ['NO-5XX'],
+    appliedIn: 'http/client.ts, exchange; fixtures.ts, api',
+  },
+];
+
+/**
+ * The preflight's request (GET /pets?limit=1, before any test: setup/preflight-check.ts, which
+ * may not import this folder): its rules, as it applies them. A run stops only where nothing
+ * could be checked; elsewhere the requirement is charged and the run goes on.
+ */
+const preflightRows: readonly Row<'preflight'>[] = [
+  {
+    id: 'preflight-header-name',
+    reads: 'preflight',
+    when: 'the key is refused (401, 403) under the header name Authorization',
+    control: 'the same request with the name in lower case, authorization',
+    implies:
+      'accepted: AUTH-BEARER (names are case-insensitive), and the run goes on under that spelling; refused too: the key is wrong, and the run stops, nothing charged',
+    charges: ['AUTH-BEARER'],
+    appliedIn: 'setup/preflight-check.ts, preflight',
+  },
+  {
+    id: 'preflight-5xx-not-again',
+    reads: 'preflight',
+    when: 'the preflight’s request is answered with a 5xx (not 503)',
+    control: 'the same request once more, at once',
+    implies:
+      'no 5xx this time: NO-5XX, and the run goes on; the same 5xx: the run stops, the list failing',
+    charges: ['NO-5XX'],
+    appliedIn: 'setup/preflight-check.ts, preflight',
+  },
+  {
+    id: 'preflight-limit-refused',
+    reads: 'preflight',
+    when: 'limit=1 is refused with a 400 Error',
+    control: 'the same list without limit',
+    implies:
+      'answered: LIST-LIMIT-MIN, and the run goes on; refused too: LIST-200-PETS, and the run stops (no check can be made without the list)',
+    charges: ['LIST-LIMIT-MIN', 'LIST-200-PETS'],
+    appliedIn: 'setup/preflight-check.ts, preflight',
+  },
+  {
+    id: 'preflight-garbled',
+    reads: 'preflight',
+    when: 'the answer is not JSON',
+    control:
+      'the JSON inside it (garbled-json); else the same request once more, then without a key',
+    implies:
+      'the list, or a 401 with an Error: the interface answers there, MEDIA-JSON, and the run goes on; nothing like the interface: another service at that address, the run stops, nothing charged',
+    charges: ['MEDIA-JSON'],
+    appliedIn: 'setup/preflight-check.ts, preflight',
+  },
+  {
+    id: 'preflight-not-found',
+    reads: 'preflight',
+    when: 'the answer is a 404',
+    implies:
+      'with an Error body: the interface, not at paths relative to this base address, BASE-V1; without one: a wrong address, nothing charged; the run stops either way',
+    charges: ['BASE-V1'],
+    appliedIn: 'setup/preflight-check.ts, judge',
+  },
+  {
+    id: 'preflight-not-a-list',
+    reads: 'preflight',
+    when: 'the answer is JSON, but no array',
+    implies: 'LIST-200-PETS, and the run stops',
+    charges: ['LIST-200-PETS'],
+    appliedIn: 'setup/preflight-check.ts, judge',
+  },
+];
+
+export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'>[] = [
+  ...preflightRows,
+  ...answerRows,
+  // What a status not the one expected is charged to.
+  row({
+    id: 'no-answer',
+    reads: 'status',
+    when: 'a request got no usable answer (refused, reset, timed out, too large)',
+    implies:
+      "the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET (else the check's own)",
+    charges: ['LIST-200-PETS', 'CREATE-201-PET', 'GET-200-PET'],
+    conclude: ({ answer, own }) =>
+      usable(answer)
+        ? undefined
+        : {
+            charge: answer.operation ? operationRequirement[answer.operation] : own,
+            why: `no usable answer${answer.operation ? ` (${answer.operation})` : ''}: ${answer.failure}`,
+          },
+  }),
+  row({
+    id: 'after-unwritable-name',
+    reads: 'status',
+    when: 'a list or getPet answered a 5xx, once a create of a name holding a lone surrogate was answered with a 5xx in the run',
+    implies:
+      'NO-5XX: the store may hold that pet and fail on every answer that shows it (one deviation)',
+    charges: ['NO-5XX'],
+    conclude: ({ answer }) =>
+      answer.afterUnwritableName
+        ? {
+            charge: 'NO-5XX',
+            why: `status ${answer.status}, after a create of a name holding a lone surrogate was answered with a 5xx: the target may hold that pet and fail on every answer that shows it`,
+          }
+        : undefined,
+  }),
+  row({
+    id: 'write-5xx-not-again',
+    reads: 'status',
+    when: 'a request other than a GET (a createPet) was answered with a 5xx',
+    control:
+      'the same request once more, with the same credentials (a NewPet of the suite’s own name under a new label: another pet, marked and counted)',
+    implies:
+      'no 5xx this time: a 5xx that does not come back is NO-5XX’s, whatever the request; else the next rows read the request',
+    charges: ['NO-5XX'],
+    conclude: async ({ answer }, ask) => {
+      if (!is5xx(answer) || answer.request.method === 'GET') return;
+      const body = answer.operation === 'createPet' ? readNewPetBody(answer.request) : undefined;
+      const again =
+        body?.kind === 'valid' && isOwnName(body.value.name) && withKey(answer)
+          ? await ask.create({
+              ...body.value,
+              name: ownName(`${body.value.name.slice(petNamePrefix.length)}-again`),
+            })
+          : await ask.again(answer);
+      if (!usable(again) || is5xx(again)) return;
+      return {
+        charge: 'NO-5XX',
+        why: `status ${answer.status}; the same request sent once more was answered ${again.status}: a 5xx that does not come back (the target fails now and then)`,
+      };
+    },
+  }),
+  row({
+    id: 'keyless-5xx',
+    reads: 'status',
+    when: 'a request without the key, or with a wrong one, was answered with a 5xx',
+    control: 'the same request with the key',
+    implies:
+      'a 5xx too: the key is not its cause, and the control’s answer is diagnosed instead; else the next rows',
+    charges: [],
+    conclude: async ({ answer }, ask) => {
+      if (!is5xx(answer) || withKey(answer) || !answer.operation) return;
+      const keyed = await ask.again(answer, 'key');
+      return is5xx(keyed)
+        ? {
+            instead: keyed,
+            why: `status ${answer.status} without the key, and ${keyed.status} with it`,
+          }
+        : undefined;
+    },
+  }),
+  row({
+    id: 'wrong-key-accepted',
+    reads: 'status',
+    when: 'a request with a wrong key or scheme was answered other than 401',
+    control: 'the same request without any Authorization header',
+    implies:
+      "not answered 401 without a key either: the missing key is not refused, AUTH-401-MISSING's (the more general rule); else the check's own (AUTH-401-INVALID)",
+    charges: ['AUTH-401-MISSING', 'AUTH-401-INVALID'],
+    conclude: async ({ answer, expected }, ask) => {
+      if (expected !== '401' || keyless(answer) || answer.request.auth === 'Bearer <API_KEY>')
+        return;
+      const bare = await ask.again(answer, 'none');
+      if (!usable(bare) || bare.status === 401) return;
+      return {
+        charge: 'AUTH-401-MISSING',
+        why: `status ${answer.status} to a wrong key, and ${bare.status} to the same request without any key: the operation authenticates nothing`,
+      };
+    },
+  }),
+  row({
+    id: 'keyless-not-refused',
+    reads: 'status',
+    when: 'a request without a key was answered other than 401',
+    control:
+      'the same operation without a key, with ordinary input (listPets without parameters, a valid NewPet, getPet of a pet that exists)',
+    implies:
+      "not answered 401 either: the missing key is not refused, AUTH-401-MISSING's (the more general rule); else the check's own (the order: AUTH-BEFORE-VALIDATION, AUTH-BEFORE-EXISTENCE)",
+    charges: ['AUTH-401-MISSING', 'AUTH-BEFORE-VALIDATION', 'AUTH-BEFORE-EXISTENCE'],
+    conclude: async ({ answer, expected }, ask) => {
+      if (expected !== '401' || !keyless(answer) || !answer.operation) return;
+      const ordinary = await ordinaryKeyless(answer.operation, ask);
+      if (!ordinary || !usable(ordinary) || ordinary.status === 401) return;
+      return {
+        charge: 'AUTH-401-MISSING',
+        why: `status ${answer.status} without a key; ${answer.operation} with ordinary input and no key was answered ${ordinary.status} too: the operation authenticates nothing`,
+      };
+    },
+  }),
+  row({
+    id: 'list-refused-for-its-filter',
+    reads: 'status',
+    when: 'a list with a status filter was answered other than a 200 list where one was due, or with a 5xx',
+    control: 'the same list without the filter (the same limit)',
+    implies:
+      "refused alike: not the filter's, and the control's answer is diagnosed instead; a 200 list: the filter's: LIST-STATUS-FILTER for a PetStatus, and for a value that is none a 4xx is allowed and a 5xx LIST-STATUS-INVALID's",
+    charges: ['LIST-STATUS-FILTER', 'LIST-STATUS-INVALID'],
+    conclude: async ({ answer }, ask) => {
+      if (answer.operation !== 'listPets' || !withKey(answer)) return;
+      const query = listQueryOf(answer.request);
+      if (query.status === undefined) return;
+      const control = await ask.list({ limit: query.limit });
+      if (!isList(control))
+        return { instead: control, why: `without status=${query.status} it is refused too` };
+      const value = readStatusFilter(query.status);
+      if (value.kind !== 'valid') {
+        return is4xx(answer)
+          ? { allowed: `${value.why}: a target may refuse it` }
+          : {
+              charge: 'LIST-STATUS-INVALID',
+              why: `status ${answer.status} for ${value.why}; the same list without it is answered 200`,
+            };
+      }
+      return {
+        charge: 'LIST-STATUS-FILTER',
+        why: `status ${answer.status} for status=${query.status}, and the same list without the filter is answered 200: the filter is refused`,
+      };
+    },
+  }),
+  row({
+    id: 'list-refused-for-its-limit',
+    reads: 'status',
+    when: 'a list with a limit was answered other than a 200 list where one was due, or with a 5xx',
+    control: 'the same list without limit',
+    implies:
+      "refused alike: not the limit's, and the control's answer is diagnosed instead; a 200 list: the limit's: LIST-LIMIT-MIN at 1, LIST-LIMIT-MAX at 100, LIST-LIMIT-EXACT between; for a limit outside 1..100 a 4xx is allowed and a 5xx LIST-LIMIT-INVALID's",
+    charges: ['LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-LIMIT-EXACT', 'LIST-LIMIT-INVALID'],
+    conclude: async ({ answer }, ask) => {
+      if (answer.operation !== 'listPets' || !withKey(answer)) return;
+      const query = listQueryOf(answer.request);
+      if (query.limit === undefined) return;
+      const control = await ask.list({ status: query.status });
+      if (!isList(control))
+        return { instead: control, why: `without limit=${query.limit} it is refused too` };
+      const value = readLimit(query.limit);
+      if (value.kind !== 'valid' || value.value === undefined) {
+        return is4xx(answer)
+          ? { allowed: `limit=${query.limit} is no integer from 1 to 100: a target may refuse it` }
+          : {
+              charge: 'LIST-LIMIT-INVALID',
+              why: `status ${answer.status} for limit=${query.limit}; the same list without it is answered 200`,
+            };
+      }
+      return {
+        charge: limitRule(value.value),
+        why: `status ${answer.status} for limit=${query.limit}, and the same list without limit is answered 200: a limit from 1 to 100 is refused`,
+      };
+    },
+  }),
+  row({
+    id: 'list-refused',
+    reads: 'status',
+    when: 'a list without parameters was answered other than a 200 list',
+    implies: 'LIST-200-PETS: the list itself fails',
+    charges: ['LIST-200-PETS'],
+    conclude: ({ answer }) =>
+      answer.operation === 'listPets' && withKey(answer)
+        ? { charge: 'LIST-200-PETS', why: `status ${answer.status}, not 200: GET /pets fails` }
+        : undefined,
+  }),
+  row({
+    id: 'create-size-limit',
+    reads: 'status',
+    when: 'a createPet body larger than any the suite makes for itself (a name over 40 UTF-8 bytes) was refused with 413, where a 201 or a 400 was due',
+    implies: 'allowed: a size limit of bodies, which the document leaves open (section 8)',
+    charges: [],
+    conclude: ({ answer, expected }) =>
+      (expected === '201' || expected === '400') && isSizeRefusal(answer)
+        ? {
+            allowed: 'a body larger than the suite’s own, refused for its size (413)',
+            unjudged: true,
+          }
+        : undefined,
+  }),
+  row({
+    id: 'create-body-rule',
+    reads: 'status',
+    when: 'a createPet body that is not a valid NewPet was answered with a 5xx or added, or one the document leaves open was answered with a 5xx',
+    implies:
+      'the requirement of the rule the body breaks (CREATE-400-BODY, -REQUIRED, -NAME-TYPE, -CATEGORYID-TYPE, -CATEGORYID-RANGE, -STATUS); a body the document leaves open (another media type, a byte order mark): NO-5XX',
+    charges: [
+      'CREATE-400-BODY',
+      'CREATE-400-REQUIRED',
+      'CREATE-400-NAME-TYPE',
+      'CREATE-400-CATEGORYID-TYPE',
+      'CREATE-400-CATEGORYID-RANGE',
+      'CREATE-400-STATUS',
+      'NO-5XX',
+    ],
+    conclude: ({ answer, expected }) => {
+      if (answer.operation !== 'createPet' || !withKey(answer) || expected === '201') return;
+      const body = readNewPetBody(answer.request);
+      if (body.kind === 'invalid') {
+        return {
+          charge: body.requirement,
+          why: `status ${answer.status} to ${body.why}, which is refused with 400`,
+        };
+      }
+      if (body.kind === 'open' && is5xx(answer)) {
+        return {
+          charge: 'NO-5XX',
+          why: `status ${answer.status} to ${body.why}: no 5xx, to any request`,
+        };
+      }
+      return;
+    },
+  }),
+  row({
+    id: 'create-name-refused',
+    reads: 'status',
+    when: 'a valid NewPet whose name the document lets a target refuse (empty, longer than 40 UTF-8 bytes, control or format characters, whitespace at either end) was answered 400',
+    implies: "allowed: the name is the target's to refuse (its Error body is still judged)",
+    charges: [],
+    conclude: (deviation) => {
+      const newPet = newPetOf(deviation);
+      return newPet && deviation.answer.status === 400 && nameMayBeRefused(newPet.name)
+        ? { allowed: 'a name the document lets a target refuse, refused with 400' }
+        : undefined;
+    },
+  }),
+  row({
+    id: 'create-value-made-ordinary',
+    reads: 'status',
+    when: 'a valid NewPet was refused (a 4xx but 401, 408 and 429; or a 5xx)',
+    control:
+      'the same NewPet with one unusual value made ordinary at a time (the categoryId → 1 or a declared one, the name → one of the suite’s own, no status → available, a status → available), until one is added',
+    implies:
+      'the value that made the difference: its categoryId NEWPET-CATEGORYID-INT64, its status PETSTATUS-ENUM, no status NEWPET-STATUS-OPTIONAL, its name CREATE-201-PET (a name the document lets a target refuse: only a 5xx is wrong, NO-5XX’s); none alone: CREATE-201-PET',
+    charges: [
+      'NEWPET-CATEGORYID-INT64',
+      'PETSTATUS-ENUM',
+      'NEWPET-STATUS-OPTIONAL',
+      'CREATE-201-PET',
+      'NO-5XX',
+    ],
+    conclude: async (deviation, ask) => {
+      const { answer } = deviation;
+      const newPet = newPetOf(deviation);
+      if (!newPet || answer.operation !== 'createPet' || !withKey(answer) || !isRefusal(answer))
+        return;
+      return (
+        (await valueThatMadeTheDifference(answer, newPet, ask)) ?? {
+          charge: 'CREATE-201-PET',
+          why: `status ${answer.status}, not 201: a valid NewPet was refused${ask.controls.categoryIds ? '' : ' (if the target accepts only the categoryIds of its own categories, list them in CONFORMANCE_CATEGORY_IDS)'}`,
+        }
+      );
+    },
+  }),
+  row({
+    id: 'getpet-petid-rule',
+    reads: 'status',
+    when: 'getPet of a petId that is not a decimal int64 was answered 200 or with a 5xx',
+    implies: 'GET-PETID-INVALID',
+    charges: ['GET-PETID-INVALID'],
+    conclude: ({ answer }) => {
+      if (answer.operation !== 'getPet' || !withKey(answer)) return;
+      const petId = readPetId(answer.request);
+      return petId.kind === 'invalid' && (answer.status === 200 || is5xx(answer))
+        ? { charge: 'GET-PETID-INVALID', why: `status ${answer.status} to ${petId.why}` }
+        : undefined;
+    },
+  }),
+  row({
+    id: 'getpet-created-pet',
+    reads: 'status',
+    when: 'getPet of a pet the run created (answered 201) was answered other than 200',
+    control: '404: the list of the status it was created with (limit=100)',
+    implies:
+      '410: GETPET-DEPRECATED-KEPT; an id two creates were answered with: PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64); 404 beyond 2^53: PET-ID-INT64; 404 and the list shows it: GET-200-PET (getPet does not find a pet that exists); 404 otherwise: CREATE-PERSIST (not kept); any other status: GET-200-PET',
+    charges: [
+      'GETPET-DEPRECATED-KEPT',
+      'PET-ID-INT64',
+      'GET-200-PET',
+      'CREATE-PERSIST',
+      'PET-ID-UNIQUE',
+    ],
+    conclude: async ({ answer, known }, ask) => {
+      if (!known || answer.operation !== 'getPet') return;
+      if (isContested(known.id)) {
+        // Two creates were answered with this id: which pet it names is no longer known.
+        return {
+          charge: beyondDoubleRange(known.id) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
+          why: `status ${answer.status}, not 200: two creates were answered with id ${known.id}`,
+        };
+      }
+      if (answer.status === 410)
+        return {
+          charge: 'GETPET-DEPRECATED-KEPT',
+          why: `status 410, not 200: getPet is gone before its announced removal`,
+        };
+      if (answer.status !== 404)
+        return { charge: 'GET-200-PET', why: `status ${answer.status}, not 200` };
+      if (beyondDoubleRange(known.id)) {
+        return {
+          charge: 'PET-ID-INT64',
+          why: `status 404, not 200: pet ${known.id}, created with 201, is not found by its id (beyond 2^53: read through a double?)`,
+        };
+      }
+      if (known.status !== undefined) {
+        const listed = await ask.list({ status: known.status, limit: 100 });
+        if (idsIn(listed).has(known.id)) {
+          return {
+            charge: 'GET-200-PET',
+            why: `status 404, not 200: pet ${known.id} is listed (status=${known.status}), and getPet does not find it`,
+          };
+        }
+      }
+      return {
+        charge: 'CREATE-PERSIST',
+        why: `status 404, not 200: pet ${known.id}, created with 201, is not found`,
+      };
+    },
+  }),
+
+  // What a 200 list holding the wrong number of pets is charged to.
+  row({
+    id: 'count-shared-unfiltered',
+    reads: 'count',
+    when: 'a list with a status filter holds more (or fewer) pets than its limit allows',
+    control: 'the same list without the filter',
+    implies:
+      "as far off the same way (more, or fewer, than the limit allows): the count follows the limit, not the filter, and the control is diagnosed instead; otherwise the filter's, LIST-STATUS-FILTER",
+    charges: ['LIST-STATUS-FILTER'],
+    conclude: async ({ query, expected, more }, ask) => {
+      if (query.status === undefined) return;
+      const control = await ask.list({ limit: query.limit });
+      const other = countOf(control);
+      const stays = other !== undefined && (more ? other > expected : other < expected);
+      return stays
+        ? {
+            instead: control,
+            why: `the same list without status holds ${other} pets, ${more ? 'more' : 'fewer'} than ${expected} too: the count follows the limit, not the filter`,
+          }
+        : {
+            charge: 'LIST-STATUS-FILTER',
+            why: `the same list without status holds ${other ?? 'no list of'} pets`,
+          };
+    },
+  }),
+  row({
+    id: 'count-over-maximum',
+    reads: 'count',
+    when: 'a list holds more than 100 pets for a limit that is no integer from 1 to 100',
+    control: 'the same list without limit',
+    implies:
+      'as many: the default’s, and the control is diagnosed instead; fewer: LIST-LIMIT-MAX (no answer may hold more than 100 pets)',
+    charges: ['LIST-LIMIT-MAX'],
+    conclude: async ({ query, count }, ask) => {
+      if (query.limit === undefined || readLimit(query.limit).kind === 'valid' || count <= 100)
+        return;
+      const control = await ask.list({ status: query.status });
+      return (countOf(control) ?? 0) > 100
+        ? { instead: control, why: `without limit it holds ${countOf(control)} pets too` }
+        : {
+            charge: 'LIST-LIMIT-MAX',
+            why: `no answer may hold more than 100 pets, the maximum limit`,
+          };
+    },
+  }),
+  row({
+    id: 'count-default',
+    reads: 'count',
+    when: 'a list without limit holds another number of pets than 20 (the store holding more)',
+    control: 'the same list with limit=20',
+    implies:
+      'as many pets there: the default is 20, and the count rule is broken, LIST-LIMIT-EXACT; another number: LIST-LIMIT-DEFAULT',
+    charges: ['LIST-LIMIT-EXACT', 'LIST-LIMIT-DEFAULT'],
+    conclude: async ({ query, count }, ask) => {
+      if (query.limit !== undefined) return;
+      const twenty = countOf(await ask.list({ status: query.status, limit: 20 }));
+      return twenty === count
+        ? {
+            charge: 'LIST-LIMIT-EXACT',
+            why: `limit=20 lists ${count} pets too: the default is 20, and the count at limit=20 is wrong`,
+          }
+        : {
+            charge: 'LIST-LIMIT-DEFAULT',
+            why: `limit=20 lists ${twenty ?? 'no list of'} pets: the default is not 20`,
+          };
+    },
+  }),
+  row({
+    id: 'count-at-a-bound',
+    reads: 'count',
+    when: 'a list at limit=1 or limit=100 holds another number of pets (the store holding more)',
+    control: 'the same list at the neighbouring limit (2, 99)',
+    implies:
+      'off by as many there, or the same count (a limit not read at all): the count is off at every limit, LIST-LIMIT-EXACT; else the bound’s, LIST-LIMIT-MIN or LIST-LIMIT-MAX',
+    charges: ['LIST-LIMIT-EXACT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX'],
+    conclude: async ({ query, count }, ask) => {
+      const limit = query.limit === undefined ? undefined : Number(query.limit);
+      if (limit !== 1 && limit !== 100) return;
+      const neighbour = limit === 1 ? 2 : 99;
+      const near = countOf(await ask.list({ status: query.status, limit: neighbour }));
+      const off = (n: number) => `${n > 0 ? '+' : ''}${n}`;
+      if (near !== undefined && near - neighbour === count - limit) {
+        return {
+          charge: 'LIST-LIMIT-EXACT',
+          why: `limit=${neighbour} lists ${near} pets, ${off(near - neighbour)} as well: the count is off at every limit, not at the bound alone`,
+        };
+      }
+      if (near === count && near !== neighbour) {
+        return {
+          charge: 'LIST-LIMIT-EXACT',
+          why: `limit=${neighbour} lists ${near} pets too: the count does not follow the limit at all, not at the bound alone`,
+        };
+      }
+      return {
+        charge: limitRule(limit),
+        why: `limit=${neighbour} lists ${near ?? 'no list of'} pets: the count is wrong at the bound ${limit}`,
+      };
+    },
+  }),
+  row({
+    id: 'count-rule',
+    reads: 'count',
+    when: 'a list at any other limit from 1 to 100 holds another number of pets',
+    implies: 'LIST-LIMIT-EXACT',
+    charges: ['LIST-LIMIT-EXACT'],
+    conclude: ({ query }) =>
+      query.limit !== undefined && readLimit(query.limit).kind === 'valid'
+        ? { charge: 'LIST-LIMIT-EXACT', why: 'the count does not follow the limit' }
+        : undefined,
+  }),
+
+  // What a create given the id its body asked for is charged to.
+  row({
+    id: 'chosen-id-given-anyway',
+    reads: 'chosen-id',
+    when: 'a create whose body carries an id was answered 201 with that id',
+    control: 'an ordinary NewPet, without an id',
+    implies:
+      'given the same id: ids are not unique, PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64); else the client chose its id, PET-ID-ASSIGNED (beyond 2^53, where a double may round to it, PET-ID-INT64)',
+    charges: ['PET-ID-UNIQUE', 'PET-ID-INT64', 'PET-ID-ASSIGNED'],
+    conclude: async ({ asked }, ask) => {
+      const beyond = beyondDoubleRange(asked);
+      const plain = await ask.create({
+        name: ownName('no-id'),
+        categoryId: ask.controls.categoryId(),
+      });
+      if (petIn(plain)?.id === asked) {
+        return {
+          charge: beyond ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
+          why: `a NewPet without an id was answered with id ${asked} too: the service gives one id to several pets`,
+        };
+      }
+      return {
+        charge: beyond ? 'PET-ID-INT64' : 'PET-ID-ASSIGNED',
+        why: `the body asked for id ${asked}, and the pet got it: the client chose its id`,
+      };
+    },
+  }),
+
+  // What a store that lists fewer pets than it was made to hold is charged to.
+  row({
+    id: 'store-lost-pets',
+    reads: 'store',
+    when: 'a store grown to hold N pets lists fewer (limit=100), though the pets just created are listed',
+    control:
+      'getPet of the oldest pets the run created (any worker) that the list does not show, up to 5',
+    implies:
+      'one not found: CREATE-PERSIST, and the checks that count are blocked (no count can be judged on a store that loses pets); all found: nothing here, the counts judge',
+    charges: ['CREATE-PERSIST'],
+    conclude: async ({ answer, created, expected }, ask) => {
+      const shown = idsIn(answer);
+      if (getPetMayBeGone || !created.some((pet) => shown.has(pet.id))) return;
+      const oldest = ask.controls.api.options.state
+        .createdIds()
+        .filter((id) => !shown.has(id))
+        .slice(0, 5);
+      const reads = await together(oldest.map((id) => ask.get(id)));
+      const gone = oldest.find((_, index) => usable(reads[index]!) && reads[index]!.status === 404);
+      return gone === undefined
+        ? undefined
+        : {
+            charge: 'CREATE-PERSIST',
+            why: `the list holds ${countOf(answer)} pets after ${created.length} were created to make the store hold at least ${expected}, and getPet no longer finds pet ${gone}, created by this run (201): pets were not kept`,
+          };
+    },
+  }),
+  row({
+    id: 'store-new-pets-unlisted',
+    reads: 'store',
+    when: 'a store grown to hold N pets lists none of the pets just created, and fewer than N',
+    control: 'getPet of the first of them; when it is found, the list at limit=1',
+    implies:
+      'not found: CREATE-PERSIST (they were not kept); found, and limit=1 lists one pet: LIST-COMPLETE (the list leaves them out); otherwise nothing here, the counts judge (a list one short at every limit, or a limit not read)',
+    charges: ['CREATE-PERSIST', 'LIST-COMPLETE'],
+    conclude: async ({ answer, created, expected }, ask) => {
+      const shown = idsIn(answer);
+      const [first] = created;
+      if (!first || created.some((pet) => shown.has(pet.id))) return;
+      const found = getPetMayBeGone ? undefined : await ask.get(first.id);
+      if (found && usable(found) && found.status === 404) {
+        return {
+          charge: 'CREATE-PERSIST',
+          why: `none of the ${created.length} pets just created (201) is listed, and getPet does not find pet ${first.id}: they were not kept`,
+        };
+      }
+      const one = await ask.list({ limit: 1 });
+      if (countOf(one) !== 1) return;
+      return {
+        charge: 'LIST-COMPLETE',
+        why: `none of the ${created.length} pets just created (201) is listed, though the list holds ${countOf(answer)} of at least ${expected}`,
+      };
+    },
+  }),
+
+  // What a short list leaving out pets is charged to.
+  row({
+    id: 'short-pet-gone',
+    reads: 'short',
+    when: 'a list shorter than its limit leaves out pets it should show (of this worker, or named by the check)',
+    control:
+      'getPet of each pet left out, up to 100 (from getPet’s removal on 2030-12-05: the list of its status)',
+    implies:
+      'a pet not found: CREATE-PERSIST, for that pet (the store lost it); a pet found under another status than it was created with: allowed here (a list of its created status rightly leaves it out; the reads charge the status not kept); the pets found go on to the next rows',
+    charges: ['CREATE-PERSIST'],
+    // Concluded pet by pet in `diagnoseShort`, which asks this row's control first.
+    conclude: () => undefined,
+  }),
+  row({
+    id: 'short-filter-after-limit',
+    reads: 'short',
+    when: 'a filtered list leaves out a pet of its status that exists',
+    control: 'the same limit without the filter',
+    implies:
+      'a full page whose pets of that status are exactly the filtered list: the filter is applied after the limit, LIST-STATUS-FILTER',
+    charges: ['LIST-STATUS-FILTER'],
+    conclude: async ({ answer, query, missing }, ask) => {
+      if (query.status === undefined || missing.length === 0) return;
+      const page = await ask.list({ limit: query.limit });
+      const firsts = isList(page) ? petsIn(page) : [];
+      const shown = idsIn(answer);
+      const ofStatus = firsts.filter((pet) => pet.status === query.status);
+      if (
+        firsts.length === limitOf(query) &&
+        ofStatus.length === shown.size &&
+        ofStatus.every((pet) => shown.has(pet.id))
+      ) {
+        return {
+          charge: 'LIST-STATUS-FILTER',
+          why: `status=${query.status} lists exactly the ${query.status} pets among the first ${limitOf(query)} of the unfiltered list, though pet ${missing[0]!.id} of that status exists: the filter is not applied before the limit`,
+        };
+      }
+      return;
+    },
+  }),
+  row({
+    id: 'short-limit-unread',
+    reads: 'short',
+    when: 'a list at a limit above 2 leaves out pets that exist',
+    control: 'the same list at limit=1',
+    implies: 'more than one pet: the count does not follow the limit, LIST-LIMIT-EXACT',
+    charges: ['LIST-LIMIT-EXACT'],
+    conclude: async ({ query }, ask) => {
+      if (limitOf(query) <= 2) return;
+      const one = countOf(await ask.list({ status: query.status, limit: 1 }));
+      return one !== undefined && one > 1
+        ? {
+            charge: 'LIST-LIMIT-EXACT',
+            why: `the same list with limit=1 holds ${one} pets: the count does not follow the limit`,
+          }
+        : undefined;
+    },
+  }),
+  row({
+    id: 'short-count-off',
+    reads: 'short',
+    when: 'a list leaves out pets that exist',
+    control:
+      'the same list at a limit one less (2 for limit=1; 19 without limit), and, when that holds more, the short list again',
+    implies:
+      'another count than min(limit−1, count): the count does not follow the limit, LIST-LIMIT-EXACT (without limit: LIST-LIMIT-DEFAULT unless limit=20 holds as many); not when pets other writers added in between explain it (the short list asked again holds as many, is still short and still leaves the pet out), nor for a filtered list whose unfiltered list at the limit is full',
+    charges: ['LIST-LIMIT-EXACT', 'LIST-LIMIT-DEFAULT'],
+    conclude: async ({ answer, query, missing }, ask) => {
+      const limit = limitOf(query);
+      const count = countOf(answer) ?? 0;
+      const other = limit > 1 ? limit - 1 : 2;
+      const counted = countOf(await ask.list({ status: query.status, limit: other }));
+      if (counted === undefined || counted === Math.min(other, count)) return;
+      if (query.status !== undefined) {
+        const page = await ask.list({ limit: query.limit });
+        if (countOf(page) === limit) return;
+      }
+      if (counted > count && (await stillLeavesOut(query, counted, missing, ask))) return;
+      let charge: RequirementId = 'LIST-LIMIT-EXACT';
+      if (query.limit === undefined) {
+        const twenty = countOf(await ask.list({ status: query.status, limit: 20 }));
+        if (twenty !== count) charge = 'LIST-LIMIT-DEFAULT';
+      }
+      return {
+        charge,
+        why: `the same list with limit=${other} holds ${counted} pets, not ${Math.min(other, count)}: the count does not follow the limit`,
+      };
+    },
+  }),
+  row({
+    id: 'short-filter-hides-status',
+    reads: 'short',
+    when: 'a filtered list leaves out a pet of its status that exists',
+    control:
+      'every status at limit=1, and the list without filter at limit=1, side by side (getPet of a pet of each other status this worker knows)',
+    implies:
+      'none for a status of which a pet exists, while the list without filter shows pets: LIST-STATUS-FILTER (a target that filters after the limit finds at most the status at the head of its list); the list without filter empty too: not the filter’s',
+    charges: ['LIST-STATUS-FILTER'],
+    conclude: async ({ query, missing }, ask) => {
+      if (query.status === undefined || missing.length === 0) return;
+      const known = [...knownPets().values()];
+      const others = getPetMayBeGone
+        ? []
+        : petStatuses.flatMap((status) => {
+            const pet =
+              status === query.status ? undefined : known.find((each) => each.status === status);
+            return pet ? [{ status, id: pet.id }] : [];
+          });
+      const [unfiltered, one, ...rest] = await together([
+        ask.list({ limit: 1 }),
+        ask.list({ status: query.status, limit: 1 }),
+        ...others.map(({ status }) => ask.list({ status, limit: 1 })),
+        ...others.map(({ id }) => ask.get(id)),
+      ]);
+      if (!countOf(unfiltered!)) return;
+      const none = (list: ApiResponse) => countOf(list) === 0;
+      const empty = none(one!)
+        ? { status: query.status, id: missing[0]!.id }
+        : others.find((each, index) => {
+            const read = rest[others.length + index]!;
+            return (
+              none(rest[index]!) &&
+              usable(read) &&
+              read.status === 200 &&
+              petIn(read)?.status === each.status
+            );
+          });
+      return empty
+        ? {
+            charge: 'LIST-STATUS-FILTER',
+            why: `status=${empty.status}&limit=1 finds no pet, though pet ${empty.id} of that status exists and the list without filter shows pets: the filter is not applied before the limit`,
+          }
+        : undefined;
+    },
+  }),
+  row({
+    id: 'short-left-out',
+    reads: 'short',
+    when: 'a list shorter than its limit leaves out a pet that exists, and no row above explains it',
+    implies: 'LIST-COMPLETE',
+    charges: ['LIST-COMPLETE'],
+    conclude: ({ query }) => ({
+      charge: 'LIST-COMPLETE',
+      why: `the list (${describeQuery(query)}) holds all the target shows, and leaves out pets that exist`,
+    }),
+  }),
+];
+
+function row<K extends DeviationKind>(definition: Row<K>): Row<DeviationKind> {
+  return definition as unknown as Row<DeviationKind>;
+}
+
+/** What an operation that fails to answer at all breaks. */
+export const operationRequirement: Record<Operation, RequirementId> = {
+  listPets: 'LIST-200-PETS',
+  createPet: 'CREATE-201-PET',
+  getPet: 'GET-200-PET',
+};
+
+/**
+ * A valid NewPet's answer that refuses it (a 4xx other than 401, 408 and 429, which refuse no
+ * value; or a 5xx, an exception on one), where the value that made the difference is worth finding.
+ */
+export function isRefusal(answer: ApiResponse): boolean {
+  if (!usable(answer)) return false;
+  const { status } = answer;
+  return status >= 500 || (status >= 400 && status < 500 && ![401, 408, 429].includes(status));
+}
+
+/** The valid NewPet a create sent: as the check gave it, or read from the body it sent. */
+function newPetOf({ answer, newPet }: Deviations['status']): SentPet | undefined {
+  if (newPet) return newPet;
+  if (answer.operation !== 'createPet') return undefined;
+  const body = readNewPetBody(answer.request);
+  return body.kind === 'valid' ? body.value : undefined;
+}
+
+/** The operation without a key and with ordinary input: the control of an order rule. */
+async function ordinaryKeyless(operation: Operation, ask: Ask): Promise<ApiResponse | undefined> {
+  if (operation === 'listPets') return ask.controls.api.listPets({}, { credentials: 'none' });
+  if (operation === 'createPet') {
+    return ask.create(
+      { name: ownName('unauthenticated'), categoryId: ask.controls.categoryId() },
+      'none',
+    );
+  }
+  const pet = await ask.controls.existing();
+  return pet && ask.controls.api.getPet(pet.id, { credentials: 'none' });
+}
+
+/**
+ * The same NewPet with one unusual value made ordinary at a time (the categoryId, the name, the
+ * status), until one is added: that value made the difference.
+ */
+async function valueThatMadeTheDifference(
+  answer: ApiResponse,
+  newPet: SentPet,
+  ask: Ask,
+): Promise<Conclusion | undefined> {
+  const categoryId = ask.controls.categoryId();
+  const hint = ask.controls.categoryIds
+    ? ''
+    : ' (if the target accepts only the categoryIds of its own categories, list them in CONFORMANCE_CATEGORY_IDS)';
+  const server = is5xx(answer);
+  const trials: [NewPet, () => Conclusion][] = [];
+  const base: NewPet = { name: newPet.name, categoryId: newPet.categoryId };
+  if (newPet.status !== undefined) base.status = newPet.status as PetStatus;
+  if (newPet.categoryId !== categoryId) {
+    trials.push([
+      { ...base, categoryId },
+      () => ({
+        charge: 'NEWPET-CATEGORYID-INT64',
+        why: `status ${answer.status}, refused for its categoryId ${newPet.categoryId}: the same NewPet with categoryId ${categoryId} was added${hint}`,
+      }),
+    ]);
+  }
+  if (!isOwnName(newPet.name)) {
+    const name = ownName('ordinary');
+    trials.push([
+      { ...base, name },
+      () =>
+        nameMayBeRefused(newPet.name) && server
+          ? {
+              charge: 'NO-5XX',
+              why: `status ${answer.status} for its name, which a target may refuse with 400, never with a 5xx: the same NewPet named ${JSON.stringify(name)} was added`,
+            }
+          : {
+              charge: 'CREATE-201-PET',
+              why: `status ${answer.status}, refused for its name, a valid one: the same NewPet named ${JSON.stringify(name)} was added`,
+            },
+    ]);
+  }
+  if (newPet.status !== 'available') {
+    trials.push([
+      { ...base, status: 'available' },
+      () =>
+        newPet.status === undefined
+          ? {
+              charge: 'NEWPET-STATUS-OPTIONAL',
+              why: `status ${answer.status}, refused for want of a status, which is optional: the same NewPet with status available was added`,
+            }
+          : {
+              charge: 'PETSTATUS-ENUM',
+              why: `status ${answer.status}, refused for its status ${newPet.status}: the same NewPet with status available was added`,
+            },
+    ]);
+  }
+  for (const [ordinary, conclusion] of trials) {
+    const added = await ask.create(ordinary);
+    if (usable(added) && added.status === 201) return conclusion();
+  }
+  return undefined;
+}
+
+/**
+ * Whether a short list, asked again after the same list at a smaller limit held `counted` pets
+ * (more than it did), now holds at least as many (up to its limit), is still short, and still
+ * leaves out one of the `missing` pets, which existed before it was first sent. Then the count
+ * follows the limit: a store only grows, so the other list saw pets added in between, and the pets
+ * left out are left out whatever the count.
+ */
+async function stillLeavesOut(
+  query: ListQuery,
+  counted: number,
+  missing: readonly WantedPet[],
+  ask: Ask,
+): Promise<boolean> {
+  const limit = limitOf(query);
+  const now = await ask.controls.api.listPets({ status: query.status, limit: query.limit });
+  if (!isList(now)) return false;
+  const count = countOf(now) ?? 0;
+  const shown = idsIn(now);
+  return (
+    count >= Math.min(counted, limit) && count < limit && missing.some(({ id }) => !shown.has(id))
+  );
+}
+
+// ---- Running the table ----
+
+/** A problem charged by the diagnosis, as matchers record it (attribution.ts's Problem). */
+export interface Charged {
+  requirement: RequirementId;
+  text: string;
+}
+
+function controlsOf(): ControlContext {
+  if (!context)
+    throw new Error('The diagnosis ran outside a test of the suite (no controls in use)');
+  return context;
+}
+
+/** Walks the rows that read `kind`, from the first, until one concludes. */
+async function walk<K extends DeviationKind>(
+  kind: K,
+  deviation: Deviations[K],
+  ask: Ask,
+  from = 0,
+): Promise<{ conclusion: Conclusion; row: Row } | undefined> {
+  const rows = diagnosisTable.filter((each) => each.reads === kind) as unknown as Row<K>[];
+  for (const each of rows.slice(from)) {
+    const conclusion = await each.conclude?.(deviation as never, ask);
+    if (conclusion) return { conclusion, row: each as unknown as Row };
+  }
+  return undefined;
+}
+
+/** The document allows the answer after all; `judged`: its Error body is still judged. */
+export interface Allowed {
+  allowed: string;
+  judged: boolean;
+}
+
+/**
+ * A status not the one the check expected: charged to the rule the table finds, or to `own` when
+ * none concludes; `allowed` when the document allows the answer after all.
+ */
+export async function diagnoseStatus(deviation: Deviations['status']): Promise<Charged | Allowed> {
+  const ask = new Ask(controlsOf());
+  const notes: string[] = [];
+  let current = deviation;
+  // A control refused alike is diagnosed in its place; each `instead` drops one parameter more.
+  for (let hop = 0; hop < 4; hop++) {
+    const found = await walk('status', current, ask);
+    if (!found) break;
+    const { conclusion } = found;
+    if ('allowed' in conclusion)
+      return { allowed: conclusion.allowed, judged: !conclusion.unjudged };
+    if ('charge' in conclusion) {
+      return { requirement: conclusion.charge, text: [...notes, conclusion.why].join('; ') };
+    }
+    notes.push(conclusion.why);
+    current = { ...current, answer: conclusion.instead, expected: '200' };
+  }
+  const text = `status ${deviation.answer.status}, not ${deviation.expected}`;
+  return { requirement: deviation.own, text: [text, ...notes].join('; ') };
+}
+
+/** A 200 list with another number of pets than its limit allows: the rule the table finds. */
+export async function diagnoseCount(
+  deviation: Deviations['count'],
+  own: RequirementId,
+): Promise<Charged> {
+  const ask = new Ask(controlsOf());
+  const notes: string[] = [];
+  let current = deviation;
+  for (let hop = 0; hop < 3; hop++) {
+    const found = await walk('count', current, ask);
+    if (!found) break;
+    const { conclusion } = found;
+    if ('charge' in conclusion)
+      return { requirement: conclusion.charge, text: [...notes, conclusion.why].join('; ') };
+    if ('allowed' in conclusion) break;
+    notes.push(conclusion.why);
+    const query = listQueryOf(conclusion.instead.request);
+    current = {
+      ...current,
+      answer: conclusion.instead,
+      query,
+      count: countOf(conclusion.instead) ?? 0,
+    };
+  }
+  return { requirement: own, text: notes.join('; ') || 'the count does not follow the limit' };
+}
+
+/** What a short list's missing pets are, as the target answered. */
+export interface ShortVerdict {
+  /** Pets the target no longer has: CREATE-PERSIST's. */
+  lost: Set<bigint>;
+  /** Pets the target holds under another status than the list's: rightly left out. */
+  elsewhere: Set<bigint>;
+  /** The rule the pets left out (that exist) are charged to, and why; none when no pet is. */
+  leftOut?: Charged;
+}
+
+/**
+ * At most this many missing pets are looked for, one getPet each: as many as one list shows. With
+ * other writers a store that loses pets loses many between two lists.
+ */
+const lookedFor = 100;
+
+/** A list shorter than its limit that leaves out `wanted` pets: what each is, as the target says. */
+export async function diagnoseShort(
+  answer: ApiResponse,
+  query: ListQuery,
+  wanted: readonly WantedPet[],
+): Promise<ShortVerdict> {
+  const verdict: ShortVerdict = { lost: new Set(), elsewhere: new Set() };
+  const shown = idsIn(answer);
+  // An id two creates were answered with names no pet known: held to neither (PET-ID-UNIQUE's).
+  const missing = wanted
+    .filter((pet) => !shown.has(pet.id) && !isContested(pet.id))
+    .slice(0, lookedFor);
+  if (missing.length === 0) return verdict;
+  const ask = new Ask(controlsOf());
+  const found: WantedPet[] = [];
+  if (getPetMayBeGone) {
+    // getPet may be gone: the list of each missing pet's status says whether it exists.
+    const statuses = [...new Set(missing.flatMap((pet) => (pet.status ? [pet.status] : [])))];
+    const lists = await together(statuses.map((status) => ask.list({ status, limit: 100 })));
+    const seen = new Set(lists.flatMap((list) => [...idsIn(list)]));
+    found.push(...missing.filter((pet) => seen.has(pet.id)));
+  } else {
+    const reads = await together(missing.map((pet) => ask.get(pet.id)));
+    missing.forEach((pet, index) => {
+      const read = reads[index]!;
+      if (!usable(read)) return;
+      if (read.status === 404) verdict.lost.add(pet.id);
+      if (read.status !== 200) return;
+      const status = petIn(read)?.status;
+      const other = query.status !== undefined && status !== undefined && status !== query.status;
+      if (pet.status !== undefined && status !== undefined && status !== pet.status && other) {
+        verdict.elsewhere.add(pet.id);
+      } else found.push(pet);
+    });
+  }
+  if (found.length === 0) return verdict;
+  const result = await walk('short', { answer, query, missing: found }, ask, 1);
+  if (result && 'charge' in result.conclusion) {
+    verdict.leftOut = { requirement: result.conclusion.charge, text: result.conclusion.why };
+  }
+  return verdict;
+}
+
+/**
+ * A store grown to hold `expected` pets (the pets just `created`) whose list holds fewer: what the
+ * target's answers show, or undefined when nothing but the counts can judge it.
+ */
+export async function diagnoseStore(deviation: Deviations['store']): Promise<Charged | undefined> {
+  const found = await walk('store', deviation, new Ask(controlsOf()));
+  return found && 'charge' in found.conclusion
+    ? { requirement: found.conclusion.charge, text: found.conclusion.why }
+    : undefined;
+}
+
+/**
+ * A GET answered with a 5xx, and otherwise when sent again at once (http/client.ts, exchange): the
+ * row `get-5xx-not-again`'s charge, recorded as a finding of the test that met it (fixtures.ts).
+ */
+export function passing5xxCharge(first: ApiResponse, again: ApiResponse): Charged {
+  return {
+    requirement: 'NO-5XX',
+    text: `status ${first.status}; the same request sent again at once was answered ${again.status}: a 5xx that does not come back (the target fails now and then)`,
+  };
+}
+
+/** A create whose body asked for an id and got it: the rule the table finds. */
+export async function diagnoseChosenId(deviation: Deviations['chosen-id']): Promise<Charged> {
+  const found = await walk('chosen-id', deviation, new Ask(controlsOf()));
+  if (found && 'charge' in found.conclusion) {
+    return { requirement: found.conclusion.charge, text: found.conclusion.why };
+  }
+  return {
+    requirement: 'PET-ID-ASSIGNED',
+    text: `the pet got id ${deviation.asked}, which its body asked for`,
+  };
+}

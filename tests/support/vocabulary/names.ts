@@ -1,0 +1,49 @@
+/**
+ * Names: the suite's own, and what the document lets a target do with others.
+ *
+ * Every name the suite makes for itself carries the run's marker (staging owners find its pets by
+ * it) and fits in 40 UTF-8 bytes, so that a target with a small name column takes it: a target
+ * that refuses such an ordinary short name fails (CREATE-201-PET). Other names (spaces, markup,
+ * Unicode, long ones) may be refused with 400 where the document leaves it open, never altered.
+ */
+import { petNamePrefix } from '../setup/settings.ts';
+
+/** The longest name, in UTF-8 bytes, that a target must take (the suite's own are no longer). */
+export const ownNameBytes = 40;
+
+/**
+ * The labelled name of one of the suite's pets: the run's marker, then the label, cut to fit in
+ * 40 UTF-8 bytes (a long run id leaves less room; the marker is what makes a pet findable).
+ */
+export function ownName(label: string): string {
+  let name = `${petNamePrefix}${label}`;
+  while (Buffer.byteLength(name) > ownNameBytes) name = name.slice(0, -1);
+  return name;
+}
+
+/** A name the suite makes for itself: the run's marker, a plain label, at most 40 UTF-8 bytes. */
+export function isOwnName(name: string): boolean {
+  return (
+    name.startsWith(petNamePrefix) &&
+    /^[a-z0-9-]*$/.test(name.slice(petNamePrefix.length)) &&
+    Buffer.byteLength(name) <= ownNameBytes
+  );
+}
+
+/**
+ * Whether the document leaves it open to refuse this valid name with 400: it says nothing of
+ * size limits, so a name longer than the suite's own (40 UTF-8 bytes, which is also at most 40
+ * UTF-16 units and 40 code points) may be refused under any size rule, never altered; so may the
+ * empty name, under a minimum length; and a service may take control, format, unassigned,
+ * private-use or surrogate characters (half a character: a lone `\udc00` is no Unicode text), or
+ * whitespace at either end, for invalid values.
+ */
+export function nameMayBeRefused(name: string): boolean {
+  return (
+    name === '' ||
+    Buffer.byteLength(name) > ownNameBytes ||
+    /[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}]/u.test(name) ||
+    // Surrounding whitespace: a service may take it for an invalid value (never trim it).
+    /^\s|\s$/u.test(name)
+  );
+}
