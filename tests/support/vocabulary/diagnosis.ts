@@ -650,6 +650,22 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     },
   }),
   row({
+    id: 'create-open-body-refused',
+    reads: 'status',
+    when: 'a createPet body the document leaves open (another media type, a byte order mark, an integral categoryId written 7.0) was refused with a 4xx other than 401',
+    implies:
+      "allowed: taking it or refusing it is the target's choice (its Error body is still judged)",
+    charges: [],
+    conclude: ({ answer }) =>
+      answer.operation === 'createPet' &&
+      withKey(answer) &&
+      is4xx(answer) &&
+      answer.status !== 401 &&
+      readNewPetBody(answer.request).kind === 'open'
+        ? { allowed: 'a body the document leaves open, refused' }
+        : undefined,
+  }),
+  row({
     id: 'create-name-refused',
     reads: 'status',
     when: 'a valid NewPet whose name the document lets a target refuse (empty, longer than 40 UTF-8 bytes, control or format characters, whitespace at either end) was answered 400',
