@@ -99,6 +99,11 @@ export interface HostileClass {
   id: string;
   title: string;
   why: string;
+  /**
+   * The faults of the bundled reference that some real parser makes with this class: each must be
+   * caught under the requirement it breaks (selftest/mutation.test.ts runs them all).
+   */
+  provedBy: string[];
   members: Member[];
   /** Each slot: a cell, or "n/a: why". */
   slots: Record<SlotId, Cell | string>;
@@ -154,6 +159,8 @@ export function catalogueProblems(data: HostileCatalogue): string[] {
     if (classIds.has(item.id)) problems.push(`class ${item.id} is given twice`);
     classIds.add(item.id);
     if (!item.why || !item.title) problems.push(`class ${item.id}: title and why are required`);
+    if (!Array.isArray(item.provedBy) || item.provedBy.length === 0)
+      problems.push(`class ${item.id}: provedBy names at least one fault of the reference`);
     const memberIds = new Set<string>();
     for (const member of item.members) {
       if (memberIds.has(member.id)) problems.push(`${item.id}: member ${member.id} given twice`);

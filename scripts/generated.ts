@@ -278,6 +278,8 @@ export async function renderHostileInputs(): Promise<string> {
       '',
       item.why,
       '',
+      `Proved by the reference's ${item.provedBy.length === 1 ? 'fault' : 'faults'} ${item.provedBy.map(code).join(', ')} ([variants](reference.md#variants-how-the-suite-is-proved)): caught under the requirement ${item.provedBy.length === 1 ? 'it breaks' : 'each breaks'}.`,
+      '',
       '| member | what | why |',
       '| --- | --- | --- |',
     );

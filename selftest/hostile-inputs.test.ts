@@ -36,6 +36,14 @@ test('the catalogue is well formed: every slot of every class placed or said n/a
   assert.deepEqual(catalogueProblems(hostileInputs), []);
 });
 
+test('each class is proved by faults of the reference that some real parser makes with it', async () => {
+  const { variants } = await import('../reference/src/variants/index.ts');
+  const faults = new Set(variants.filter((v) => v.kind === 'fault').map((v) => v.name));
+  for (const item of hostileInputs.classes) {
+    for (const name of item.provedBy) assert.ok(faults.has(name), `${item.id}: no fault ${name}`);
+  }
+});
+
 test('a malformed catalogue is refused, each mistake named', () => {
   const copy = JSON.parse(readFileSync(hostileInputsFile, 'utf8')) as HostileCatalogue;
   const item = copy.classes[0]!;
