@@ -50,7 +50,7 @@ const files = quick
     ? asked
     : all;
 
-const stream = run({ files, concurrency: 2 });
+const stream = run({ files, concurrency: 3 });
 stream.on('test:fail', () => {
   process.exitCode = 1;
 });
