@@ -21,7 +21,16 @@ import {
   nameBytesLimit,
   slotIds,
 } from '../requirements/hostile-inputs.ts';
+import { isUtf8 } from 'node:buffer';
+import type { SentRequest } from '../tests/support/http/client.ts';
 import { nearMisses } from '../tests/support/reporting/near-misses.ts';
+import {
+  listQueryOf,
+  readLimit,
+  readNewPetBody,
+  readPetId,
+  readStatusFilter,
+} from '../tests/support/vocabulary/inputs.ts';
 
 const bases = (seed: number): Bases => ({
   key: 'conformance-secret-7Hq2xZ4pL9wR',
@@ -142,6 +151,47 @@ test('each case sends the bytes its member says', () => {
   const status = find('status', 'sql-quote')!.request;
   assert.ok('query' in status && status.query.includes('%27'));
   assert.ok(bodyOf(find('name', 'lone-high-surrogate')!.request).toString().includes('\\ud800'));
+});
+
+/** A case's request as the client records it, for the document's reading (vocabulary/inputs.ts). */
+function sentOf(request: HostileRequest): SentRequest | undefined {
+  const base = { method: 'GET', url: '', auth: 'Bearer <API_KEY>' };
+  if (request.operation === 'getPet') return { ...base, path: `/pets/${request.segment}` };
+  if (request.operation === 'listPets')
+    return 'query' in request ? { ...base, path: `/pets?${request.query}` } : undefined;
+  const sent: SentRequest = {
+    ...base,
+    method: 'POST',
+    path: '/pets',
+    body: request.body.toString(),
+    contentType: 'application/json',
+  };
+  if (!isUtf8(request.body)) sent.notUtf8 = true;
+  return sent;
+}
+
+// The sweep holds a case to its slot's rule (vocabulary/hostile.ts): a refusal where the document
+// refuses the input, either answer where it leaves it open, a Pet where it must be taken. The
+// catalogue and the document's reading must agree on every seed, or a conformant target fails.
+test('every case is read by the document as its slot says: refused, left open, or a NewPet to take', () => {
+  for (const seed of seeds) {
+    for (const each of allCases(bases(seed))) {
+      const sent = sentOf(each.request);
+      if (!sent) continue;
+      const where = `seed ${seed}, ${each.label} (${each.slot}: ${each.description})`;
+      if (each.slot === 'petId') assert.equal(readPetId(sent).kind, 'invalid', where);
+      else if (each.slot === 'limit')
+        assert.equal(readLimit(listQueryOf(sent).limit).kind, 'invalid', where);
+      else if (each.slot === 'status')
+        assert.equal(readStatusFilter(listQueryOf(sent).status).kind, 'invalid', where);
+      else {
+        const reading = readNewPetBody(sent).kind;
+        if (each.slot === 'name') assert.equal(reading, 'valid', where);
+        else if (each.allowed) assert.notEqual(reading, 'invalid', where);
+        else assert.notEqual(reading, 'valid', where);
+      }
+    }
+  }
 });
 
 test('a name that every target must take stays within 40 bytes', () => {
