@@ -3,8 +3,8 @@
  * Playwright transpiles TypeScript only outside node_modules, so the package carries JavaScript:
  * tsc writes the configuration, the suite, the catalogue's loader, the bundled reference and the
  * command, with their relative imports rewritten to .js; the files they read at run time (the
- * catalogue and its coverage, the schemas, the version in package.json) are copied beside them,
- * at the same relative places as in the checkout.
+ * catalogue and its coverage, the hostile-input catalogue, the schemas, the version in
+ * package.json) are copied beside them, at the same relative places as in the checkout.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', at('tsconfig.build.json')], { stdio: 'inherit' });
 cpSync(at('schemas'), at('dist/schemas'), { recursive: true });
 cpSync(at('requirements/catalogue.json'), at('dist/requirements/catalogue.json'));
+cpSync(at('requirements/hostile-inputs.json'), at('dist/requirements/hostile-inputs.json'));
 cpSync(at('requirements/coverage.json'), at('dist/requirements/coverage.json'));
 const { name, version } = JSON.parse(readFileSync(at('package.json'), 'utf8'));
 // What the built code reads of package.json (the version); "type" keeps dist/ ES modules.

@@ -10,6 +10,7 @@ import {
   generatedSections,
   projectRoot,
   renderCoverage,
+  renderHostileInputs,
   renderIds,
   renderSections,
   renderValidators,
@@ -19,6 +20,7 @@ for (const [file, render] of [
   ['requirements/ids.ts', renderIds],
   ['requirements/coverage.json', renderCoverage],
   ['tests/support/http/validators.generated.ts', renderValidators],
+  ['docs/hostile-inputs.md', renderHostileInputs],
 ] as const) {
   writeFileSync(join(projectRoot, file), await render());
   console.log(`wrote ${file}`);

@@ -156,6 +156,203 @@ export async function renderValidators(): Promise<string> {
   return formatted(`${header}\n${code}\n`, 'typescript');
 }
 
+/** The slots' short names, as the matrix's columns read them. */
+const slotHeads: Record<string, string> = {
+  token: 'token',
+  scheme: 'scheme',
+  'header-name': 'header name',
+  petId: 'petId',
+  limit: 'limit',
+  status: 'status',
+  body: 'body',
+  name: 'name',
+  categoryId: 'categoryId',
+  'pet-status': 'NewPet status',
+};
+
+/**
+ * docs/hostile-inputs.md as it should read for requirements/hostile-inputs.json: the matrix of
+ * slots and classes, each cell the rule its cases prove, then every slot and every class with
+ * what each of its members sends, byte by byte, for sample values.
+ */
+export async function renderHostileInputs(): Promise<string> {
+  const { hostileInputs, cellViews, cellCase, wireText } =
+    await import('../requirements/hostile-inputs.ts');
+  const bases = { key: 'KEY', petId: 17n, marker: 'conformance:RUN:', categoryId: 7n, seed: 0 };
+  const views = cellViews();
+  const slots = hostileInputs.slots;
+  const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+  const lines: string[] = [
+    '# Hostile inputs',
+    '',
+    '<!-- Generated from requirements/hostile-inputs.json by `npm run generate`: do not edit. npm test fails when it is stale. -->',
+    '',
+    'The suite sweeps classes of inputs that parsers get wrong over every input slot of the interface',
+    '(`tests/hostile-inputs.spec.ts`, `tests/support/vocabulary/hostile.ts`), from one data file,',
+    '[`requirements/hostile-inputs.json`](../requirements/hostile-inputs.json), which a maintainer extends',
+    '([adding a member or a class](../CONTRIBUTING.md#recipe-add-a-hostile-input)). Every case is held to its',
+    "slot's rule, which comes from the interface document, whatever the check:",
+    '',
+    '- **no other key, no other pet**: a token that is not the exact key never passes, a petId that',
+    '  is not a decimal int64 never names a pet;',
+    '- **what the document leaves open stays open**: an invalid `limit` or `status` may be refused',
+    '  with a 4xx Error or tolerated with a list within bounds, a name a service may refuse may be',
+    '  refused (never altered), a UTF-8 byte order mark may be ignored;',
+    "- **no 5xx**, also in the list read after the creates: a 5xx is the input's own requirement's, a",
+    "  name's `NO-5XX`'s;",
+    '- **auth first**: refused input sent again without a key gets 401 (`AUTH-BEFORE-VALIDATION`),',
+    '  unless the operation authenticates nothing at all (`AUTH-401-MISSING`, asked only then);',
+    "- **no effect**: a refused create (status sold, the run's marker and its label in its name) is",
+    '  not among the sold pets listed after it (`CREATE-REFUSED-NO-EFFECT`; a full list decides',
+    '  nothing: inconclusive).',
+    '',
+    "Each run sends, in each cell, the class's first member that applies (its exemplar) and as many",
+    "others as the slot rotates in, chosen by the run's seed (`FC_SEED` replays them), and each class",
+    'one more member in one of its cells, cell and member turning with the seed, so that over runs',
+    'every member meets every cell it goes into; a cell marked',
+    '"all, one value" sends every member at once, and a slot marked "one request" sends its cells',
+    'that append to its value in one. Inputs a store may keep and then fail on for every reader',
+    '("last") go after every other check of the target in the run',
+    '(`tests/stored-hostile-inputs.spec.ts`, which waits for them);',
+    '`CONFORMANCE_SHARED_STORE=1` leaves them out on a store others use, and the report says so',
+    '([configuration](configuration.md)).',
+    '',
+    '## The matrix',
+    '',
+    'Each cell names the requirement its cases prove; "+ auth first" adds `AUTH-BEFORE-VALIDATION`,',
+    '"+ no effect" `CREATE-REFUSED-NO-EFFECT`; "last": sent after every other check; n/a: the class',
+    'cannot go into the slot, for the reason noted below.',
+    '',
+  ];
+  const notes: string[] = [];
+  lines.push(`| class | ${slots.map((slot) => slotHeads[slot.id]).join(' | ')} |`);
+  lines.push(`| --- | ${slots.map(() => '---').join(' | ')} |`);
+  for (const item of hostileInputs.classes) {
+    const cells = slots.map((slot) => {
+      const view = views.find((each) => each.item === item && each.slot === slot)!;
+      if (view.notApplicable) {
+        notes.push(
+          `${item.id} × ${slotHeads[slot.id]}: ${view.notApplicable.replace(/^n\/a: /, '')}`,
+        );
+        return `n/a ${notes.length}`;
+      }
+      const members = view.placements.flatMap((placement) => placement.members);
+      const last =
+        view.cell?.stored !== undefined ||
+        (members.some((member) => member.stored) && slot.operation === 'createPet');
+      const onlyLast =
+        view.cell?.stored !== undefined ||
+        (last &&
+          members.every((member) => member.stored) &&
+          ['name', 'pet-status'].includes(slot.id));
+      const parts = [
+        `\`${view.cell?.rule ?? slot.rule}\``,
+        ...(slot.authFirst ? ['+ auth first'] : []),
+        ...(slot.noEffect ? ['+ no effect'] : []),
+        ...(onlyLast ? ['(last)'] : last ? ['(some last)'] : []),
+      ];
+      return parts.join(' ');
+    });
+    lines.push(`| ${item.title} | ${cells.join(' | ')} |`);
+  }
+  lines.push('', ...notes.map((note, index) => `${index + 1}. n/a: ${note}`), '');
+  lines.push('## The slots', '');
+  lines.push('| slot | ordinary value | the rule | expected | per cell and run |');
+  lines.push('| --- | --- | --- | --- | --- |');
+  for (const slot of slots) {
+    const perRun = slot.rotate > 0 ? `the exemplar and ${slot.rotate} more` : 'the exemplar';
+    lines.push(
+      `| ${slot.title} | ${slot.value} | \`${slot.rule}\` | ${slot.expected} | ${perRun}${slot.combine ? `; one request for its cells that append to it: ${slot.combine}` : ''} |`,
+    );
+  }
+  lines.push('', '## The classes', '');
+  lines.push(
+    'Each member with what it is and why parsers get it wrong, then each slot it goes into with the',
+    `bytes a case sends, for the sample values: the key ${code(bases.key)}, a pet's id ${code(String(bases.petId))}, the run's`,
+    `marker ${code(bases.marker)}, the categoryId ${code(String(bases.categoryId))} (bytes outside printable ASCII as \\xHH).`,
+    '',
+  );
+  for (const item of hostileInputs.classes) {
+    lines.push(
+      `### ${item.title}`,
+      '',
+      item.why,
+      '',
+      `Proved by the reference's ${item.provedBy.length === 1 ? 'fault' : 'faults'} ${item.provedBy.map(code).join(', ')} ([variants](reference.md#variants-how-the-suite-is-proved)): caught under the requirement ${item.provedBy.length === 1 ? 'it breaks' : 'each breaks'}.`,
+      '',
+      '| member | what | why |',
+      '| --- | --- | --- |',
+    );
+    for (const member of item.members) {
+      const what =
+        member.text !== undefined
+          ? [...member.text]
+              .map(
+                (char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
+              )
+              .join(' ')
+              .replace(/^U\+00(2[0-9A-F]|[3-7][0-9A-E])$/, () => code(member.text!))
+          : member.bytes !== undefined
+            ? `bytes ${member.bytes}`
+            : member.zero !== undefined
+              ? `digits from U+${member.zero.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}${member.fullwidth ? ', letters too' : ''}`
+              : member.template !== undefined
+                ? code(member.template)
+                : member.length !== undefined
+                  ? `${member.length} characters`
+                  : member.encoding !== undefined
+                    ? `${member.encoding.toUpperCase()}${member.bom ? ', after its byte order mark' : ''}`
+                    : "the value's first character, percent-encoded";
+      const marks = [
+        ...(member.stored ? [`**kept, sent last**: ${member.stored}`] : []),
+        ...(member.allowed ? [`**either answer**: ${member.allowed}`] : []),
+      ];
+      const text =
+        member.text !== undefined && /^[\x21-\x7e ]+$/.test(member.text) ? code(member.text) : what;
+      lines.push(`| ${member.id} | ${text} | ${[member.why, ...marks].join('. ')} |`);
+    }
+    lines.push('');
+    for (const view of views.filter((each) => each.item === item)) {
+      const head = `- **${slotHeads[view.slot.id]}**`;
+      if (view.notApplicable) {
+        lines.push(`${head}: ${view.notApplicable}`);
+        continue;
+      }
+      const cell = view.cell!;
+      const perRun = cell.combine
+        ? 'all, one value'
+        : `the exemplar${(cell.rotate ?? view.slot.rotate) > 0 ? ` and ${cell.rotate ?? view.slot.rotate} more` : ''}`;
+      const only = cell.only ? ` Only ${cell.members!.join(', ')}: ${cell.only}.` : '';
+      const kept = cell.stored ? ` Sent last: ${cell.stored}.` : '';
+      lines.push(
+        `${head} (${perRun}; ${cell.rule ? `\`${cell.rule}\`` : "the slot's rule"}).${only}${kept}`,
+      );
+      for (const placement of view.placements) {
+        const sets = cell.combine
+          ? [placement.members]
+          : placement.members.map((member) => [member]);
+        for (const set of sets) {
+          const made = cellCase(view.item, view.slot.id, placement.place, set, bases);
+          const label = set.map((member) => member.id).join(' + ');
+          lines.push(
+            made
+              ? `  - ${placement.place}, ${label}: ${code(wireText(made))}${made.stored ? ' (last)' : ''}`
+              : `  - ${placement.place}, ${label}: nothing to change in this value`,
+          );
+        }
+        for (const { member, why } of placement.skipped) {
+          lines.push(`  - ${placement.place}, ${member.id}: not sent here, ${why}`);
+        }
+      }
+    }
+    lines.push('');
+  }
+  return format(lines.join('\n'), {
+    ...(await resolveConfig(join(projectRoot, 'package.json'))),
+    parser: 'markdown',
+  });
+}
+
 /** The sections of the docs written from data, each between its two markers. */
 export const generatedSections: { file: string; section: string; render: () => Promise<string> }[] =
   [

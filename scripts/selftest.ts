@@ -1,15 +1,17 @@
 /**
- * `npm test`: runs the project's own tests, selftest/*.test.ts, two files at a time, each in a
+ * `npm test`: runs the project's own tests, selftest/*.test.ts, three files at a time, each in a
  * process of its own, with Node's spec reporter. Any failure, or a file that fails to load, makes
  * the exit code 1. Arguments: test files to run instead of all.
  *
  * Why not `node --test selftest/*.test.ts`: it runs files one at a time on two cores (its default
  * is the cores less one), and in name order when told to run several at once. The mutation
- * self-test alone takes most of the CPU and time, busy on every core; it starts first, at a lower
- * priority (it sets its own niceness), and takes whatever CPU the other files leave. They run one
- * after another beside it, on an almost quiet machine for those that time runs: the staging
- * checks first (a rate-limited gateway's time bound, mostly waiting), then the static checks
- * (ESLint, Prettier, actionlint, tsc), then the rest in name order.
+ * self-test alone takes most of the CPU, busy on every core; it starts first, at a lower priority
+ * (it sets its own niceness), and takes whatever CPU the other files leave. Two of the others run
+ * beside it at a time: most of them wait more than they compute (a rate limit's pace, idle
+ * connections, runs of the suite against small servers), and one at a time their waits added up
+ * to more than the mutation self-test takes. The staging checks start first (a rate-limited
+ * gateway's time bound, mostly waiting), then the static checks (ESLint, Prettier, actionlint,
+ * tsc), then the rest in name order.
  *
  * `--quick` (`npm run test:quick`): the static checks beside the mutation self-test of a sample
  * (SELFTEST_VARIANT=sample: the clean reference and one fault of each section), plus the targets
@@ -50,7 +52,7 @@ const files = quick
     ? asked
     : all;
 
-const stream = run({ files, concurrency: 2 });
+const stream = run({ files, concurrency: 3 });
 stream.on('test:fail', () => {
   process.exitCode = 1;
 });

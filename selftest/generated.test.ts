@@ -11,6 +11,7 @@ import {
   generatedSections,
   projectRoot,
   renderCoverage,
+  renderHostileInputs,
   renderIds,
   renderSections,
   renderValidators,
@@ -20,6 +21,7 @@ for (const [file, render] of [
   ['requirements/ids.ts', renderIds],
   ['requirements/coverage.json', renderCoverage],
   ['tests/support/http/validators.generated.ts', renderValidators],
+  ['docs/hostile-inputs.md', renderHostileInputs],
 ] as const) {
   test(`${file} is current (npm run generate rewrites it)`, async () => {
     const expected = await render();

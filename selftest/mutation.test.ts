@@ -19,7 +19,8 @@
  *
  * SELFTEST_ALONE=1 runs each target in a Playwright run of its own instead, as a user checks one
  * target (two runs at a time; minutes more): the diagnosis of single-target runs. SELFTEST_WORKERS
- * sets the workers (default 4, a user's against a remote target).
+ * sets the workers (default 4, a user's against a remote target). SELFTEST_TIMEOUT_S bounds a
+ * Playwright run (default 900 s): one cut there is said in one line, with the setting to raise.
  *
  * fast-check runs with a fixed seed here, so that the inputs are the same every run.
  */
@@ -44,6 +45,16 @@ const everyRequirement = catalogue.requirements
 const selftestSeed = '20261121';
 /** The ceiling of the diagnosis figure: requirements failed per fault, on average. */
 const maxFailedPerFault = 1.15;
+
+/**
+ * How long one Playwright run of the suite may take (SELFTEST_TIMEOUT_S, seconds). Alone on the
+ * project's 2-core machine the whole run takes about 110 s; on a busy machine several times that.
+ */
+const runLimitS = Number(process.env.SELFTEST_TIMEOUT_S || 900);
+const runLimitProblem =
+  Number.isInteger(runLimitS) && runLimitS > 0
+    ? undefined
+    : `SELFTEST_TIMEOUT_S must be a whole number of seconds above 0 (got "${process.env.SELFTEST_TIMEOUT_S}")`;
 
 /** Pets in every variant's store when it starts (the suite needs 101 for its limit checks). */
 const storePets = 120;
@@ -76,6 +87,7 @@ const composites = [
     'default-status-pending',
     'integral-exponent-accepted',
     'petid-invalid-404',
+    'utf8-bom-refused',
     'no-www-authenticate',
     'no-location',
   ],
@@ -87,6 +99,7 @@ const composites = [
     'name-limits',
     'name-code-points-41',
     'name-whitespace-refused',
+    'odd-names-refused',
     'no-deprecation-headers',
     'bearer-case-sensitive',
     'limits-clamped',
@@ -98,7 +111,11 @@ const composites = [
  * that could not judge a conformant target: a hole, not a pass.
  */
 const undecidedAllowed: Record<string, Record<string, string>> = {
-  'large-store': { 'LIST-COMPLETE': 'inconclusive' },
+  'large-store': {
+    'LIST-COMPLETE': 'inconclusive',
+    // 1,250 sold pets: the list of them read after the sweep's refused creates is full.
+    'CREATE-REFUSED-NO-EFFECT': 'inconclusive',
+  },
   'known-categories': { 'NEWPET-CATEGORYID-INT64': 'not run' },
 };
 /**
@@ -509,8 +526,9 @@ async function runSuite(
       CI: '1',
     },
     // Alone on this 2-core machine the run takes about 110 s; beside the other self-test files
-    // (scripts/selftest.ts runs two at once) longer. The bound stops a hung run.
-    900_000,
+    // (scripts/selftest.ts runs two at once) longer. The bound stops a hung run
+    // (SELFTEST_TIMEOUT_S).
+    runLimitS * 1000,
   );
 }
 
@@ -534,8 +552,9 @@ async function inTurn<T, R>(
 
 test(
   'the suite passes every conformant target, fails each fault by its own requirement, and names it sharply',
-  { timeout: 960_000 },
+  { timeout: (runLimitS + 60) * 1000 },
   async () => {
+    if (runLimitProblem) assert.fail(runLimitProblem);
     const started = Date.now();
     // This self-test is throughput: 87 runs' worth of CPU, on every core, for minutes. The runner
     // (scripts/selftest.ts) runs other files beside it, some of which time runs (a rate-limited
@@ -573,6 +592,16 @@ test(
       const runs = alone
         ? await inTurn(targets, 2, (target) => runOf([target], target.name))
         : [await runOf(targets, 'all')];
+      // A run cut at its limit wrote no summary: one line says so, not a line per target.
+      const cut = runs.filter((each) => each.timedOut).length;
+      if (cut > 0) {
+        const line =
+          `The suite run${alone ? `s (${cut} of ${runs.length})` : ''} reached its limit of ${runLimitS} s ` +
+          `(SELFTEST_TIMEOUT_S) and ${alone ? 'were' : 'was'} stopped: no verdict was read. On a busy machine, ` +
+          `raise the limit, e.g. SELFTEST_TIMEOUT_S=${runLimitS * 2}.`;
+        console.log(line);
+        assert.fail(line);
+      }
       const run = {
         durationMs: runs.reduce((sum, each) => sum + each.durationMs, 0),
         exitCode: runs.find((each) => each.exitCode !== 0)?.exitCode ?? 0,

@@ -104,7 +104,7 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
       assert.match(
         run.output,
         new RegExp(
-          `1 failed, 39 blocked \\(failed: ${requirement}\\)[\\s\\S]*Requests sent: [1-9]`,
+          `1 failed, 40 blocked \\(failed: ${requirement}\\)[\\s\\S]*Requests sent: [1-9]`,
         ),
       );
     });

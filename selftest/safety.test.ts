@@ -8,7 +8,9 @@
  *   (every kind of problem is also checked by calling the preflight directly, which is quicker);
  * - hostile answers after the preflight fail their check clearly, without crash or hang;
  * - a target that stalls ends the run within the whole-run bound;
- * - read-only mode sends no create request; the write budget holds across workers.
+ * - read-only mode sends no create request; the write budget holds across workers;
+ * - the inputs a store may keep are sent after every other check, with four workers too, and
+ *   CONFORMANCE_SHARED_STORE=1 leaves them out, the report saying which requirements and why.
  *
  * The runs are independent: they all start at once and `inSlot` lets a few run at a time.
  */
@@ -259,8 +261,109 @@ describe('safety against real environments', { concurrency: true }, () => {
       assert.deepEqual(outcomes('LIST-LIMIT-DEFAULT'), ['passed']);
       assert.deepEqual(outcomes('LIST-LIMIT-MAX'), ['skipped']);
       assert.match(skipReason(tagged('LIST-LIMIT-MAX')[0]!), /needs 101 pets .* which lists 50/);
-      // Unauthenticated creates too: a target that ignores the key would store the pet.
-      assert.deepEqual(outcomes('AUTH-BEFORE-VALIDATION'), ['skipped']);
+      // Unauthenticated creates too: a target that ignores the key would store the pet. (Refused
+      // queries and petIds are sent again without a key all the same: they create nothing.)
+      const creating = tagged('AUTH-BEFORE-VALIDATION').filter((outcome) =>
+        /createPet|create body|store may keep/.test(outcome.title),
+      );
+      assert.deepEqual(
+        creating.map((outcome) => outcome.outcome),
+        ['skipped', 'skipped', 'skipped'],
+        creating.map((outcome) => outcome.title).join('\n'),
+      );
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  });
+
+  test('the inputs a store may keep come after every other check; on a shared store they are left out, and said so', async () => {
+    // A few checks that take a while (the store past 100 pets, the status filter's rounds, every
+    // answer 200 ms late) beside the last one: four groups, four workers, all started at once; it
+    // must start sending only once they have all ended.
+    const reference = await startReference({ apiKey, seedPets: 120, latencyMs: 200 });
+    const some = ['--grep', 'store may keep|more than 100 pets|status=X returns'];
+    // When each request reached the target and when its answer came back, with its body: the
+    // report's times cannot tell (a test's start is before its fixtures, a step has no start).
+    const seen: { reached: number; answered?: number; request: string; body: string }[] = [];
+    const proxy = await startCountingProxy(reference.baseUrl, (request) => {
+      const one: (typeof seen)[number] = {
+        reached: Date.now(),
+        request: `${request.method} ${request.url}`,
+        body: '',
+      };
+      seen.push(one);
+      request.on('data', (chunk: Buffer) => (one.body += chunk.toString('latin1')));
+      return (body) => {
+        one.answered = Date.now();
+        return body;
+      };
+    });
+    try {
+      const [whole, shared] = await Promise.all([
+        runSuite(some, {
+          BASE_URL: proxy.baseUrl,
+          CONFORMANCE_WORKERS: '4',
+          CONFORMANCE_REPORTS: 'json',
+        }),
+        runSuite(['--grep', 'store may keep'], {
+          BASE_URL: reference.baseUrl,
+          CONFORMANCE_SHARED_STORE: '1',
+          CONFORMANCE_REPORTS: 'json',
+        }),
+      ]);
+      assert.equal(whole.exitCode, 0, shown(whole));
+      const last = whole.tests.find((outcome) => outcome.title.includes('store may keep'));
+      const others = whole.tests.filter((outcome) => outcome !== last);
+      assert.ok(last && last.outcome === 'passed' && others.length >= 5, shown(whole));
+      const waited = last.steps.find((step) => step.title.startsWith('wait until every other'));
+      assert.ok(waited, `the last check waits for the others${shown(whole)}`);
+      // Its creates carry its labels (s, two characters) after the run's marker, and the list of
+      // what they left goes with its keyless ones: every other request was answered before the
+      // first of them reached the target, and none reached it after.
+      const marker = whole.summary!.petNamePrefix.replace(/[^a-z0-9]/g, (char) => `\\${char}`);
+      const its = new RegExp(`${marker}s[0-9a-z]{2}(?![a-z0-9-])`);
+      const creates = seen.filter((one) => its.test(one.body));
+      const first = Math.min(...creates.map((one) => one.reached));
+      const before = seen.filter((one) => !its.test(one.body) && one.reached < first);
+      const besides = seen.filter((one) => !its.test(one.body) && one.reached >= first);
+      assert.ok(creates.length > 0, `none of ${seen.length} requests is one of its creates`);
+      assert.deepEqual(
+        besides.map((one) => one.request),
+        ['GET /api/v1/pets?status=sold&limit=100'],
+        'after its first create, only its list',
+      );
+      assert.ok(before.length > 0, 'the other checks sent nothing');
+      const answered = Math.max(...before.map((one) => one.answered ?? Number.POSITIVE_INFINITY));
+      assert.ok(
+        answered <= first,
+        `sent ${answered - first} ms before the other checks' last answer${shown(whole)}`,
+      );
+      // Left out: skipped as declared, and each requirement it checks not run, with why; a run that
+      // checked nothing at all is incomplete, which the gate does not pass.
+      assert.notEqual(shared.exitCode, 0, shown(shared));
+      assert.match(shared.output, /Gate: exit 2, incomplete/, shown(shared));
+      assert.deepEqual(
+        shared.tests.map((outcome) => outcome.outcome),
+        ['skipped'],
+        shown(shared),
+      );
+      // (The other requirements are not run too: --grep left their checks out.)
+      const notRun = shared.summary!.requirements.filter(
+        (item) =>
+          item.verdict === 'not run' &&
+          item.reasons.some((reason) => reason.startsWith('CONFORMANCE_SHARED_STORE=1: ')),
+      );
+      assert.deepEqual(notRun.map((item) => item.id).sort(), [
+        'AUTH-BEFORE-VALIDATION',
+        'CREATE-201-PET',
+        'CREATE-400-BODY',
+        'CREATE-400-CATEGORYID-RANGE',
+        'CREATE-400-STATUS',
+        'CREATE-ECHO',
+        'CREATE-REFUSED-NO-EFFECT',
+        'NO-5XX',
+      ]);
     } finally {
       await proxy.close();
       await reference.close();

@@ -53,13 +53,9 @@ describeChecks(section('7'), () => {
         api.createPet({
           raw: `{"name": ${JSON.stringify(name)}, "categoryId": ${categoryId}, "categoryId": "x"}`,
         }),
-        // A lone surrogate after the run's marker, high and low apart (an encoder may take one
-        // and fail on the other): a target that takes it stores a marked pet.
-        ...['\\ud800', '\\udc00'].map((surrogate) =>
-          api.createPet({
-            raw: `{"name": ${JSON.stringify(name).slice(0, -1)}${surrogate}", "categoryId": ${categoryId}}`,
-          }),
-        ),
+        // Names holding half a character (a lone surrogate), NUL or control characters, which a
+        // store may keep and fail on for every reader, go after every other check of the run:
+        // tests/stored-hostile-inputs.spec.ts (the hostile-input sweep).
         api.createPet({ raw: '['.repeat(2000) + ']'.repeat(2000) }),
         api.createPet({ raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) }),
         api.createPet(
@@ -69,14 +65,9 @@ describeChecks(section('7'), () => {
         // A valid NewPet: the document sets no size limit for names (a 4xx is allowed, a 5xx not).
         api.createPet({ json: { name: `${name}-${'x'.repeat(20_000)}`, categoryId } }),
         api.listPets({ limit: '1e2' }),
-        api.listPets({ status: '\u0000' }),
-        ...(getPetMayBeGone
-          ? []
-          : [
-              api.getPet('9'.repeat(400)),
-              // Sent as it is: a NUL byte in the path, percent-encoded once.
-              api.getPet({ raw: '%00' }),
-            ]),
+        // A petId too long for any integer. (NUL, control characters and 256 digits in a petId,
+        // a limit or a status are the hostile-input sweep's: tests/hostile-inputs.spec.ts.)
+        ...(getPetMayBeGone ? [] : [api.getPet('9'.repeat(400))]),
       ]);
       await expect(answers).toAnswerWithout5xx();
     },

@@ -24,6 +24,9 @@ export interface TestOutcome {
   /** The worker of the last result (each new worker process gets the next index) and its start. */
   workerIndex: number;
   startTime: string;
+  /** How long the last result took, and its top-level steps' titles and durations, in order. */
+  durationMs: number;
+  steps: { title: string; durationMs: number }[];
 }
 
 interface JsonSuite {
@@ -40,6 +43,8 @@ interface JsonSuite {
         annotations?: { type: string; description?: string }[];
         workerIndex?: number;
         startTime?: string;
+        duration?: number;
+        steps?: { title: string; duration: number }[];
       }[];
     }[];
   }[];
@@ -67,6 +72,11 @@ function collect(suite: JsonSuite, file: string, into: TestOutcome[]): void {
         annotations: last?.annotations ?? [],
         workerIndex: last?.workerIndex ?? -1,
         startTime: last?.startTime ?? '',
+        durationMs: last?.duration ?? 0,
+        steps: (last?.steps ?? []).map((step) => ({
+          title: step.title,
+          durationMs: step.duration,
+        })),
       });
     }
   }
@@ -75,6 +85,8 @@ function collect(suite: JsonSuite, file: string, into: TestOutcome[]): void {
 
 export interface ProcessResult {
   exitCode: number;
+  /** Killed at its time limit (its exit code is then -1). */
+  timedOut?: boolean;
   /** stdout and stderr, interleaved. */
   output: string;
   durationMs: number;
@@ -115,12 +127,16 @@ export async function spawnNode(
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
   const exitCode = await new Promise<number>((resolve) =>
     child.on('close', (code) => resolve(code ?? -1)),
   );
   clearTimeout(timer);
-  return { exitCode, output, durationMs: Date.now() - started };
+  return { exitCode, output, durationMs: Date.now() - started, ...(timedOut ? { timedOut } : {}) };
 }
 
 /** Runs `playwright test` in a child process (under `wrapper`); killed after `timeoutMs`. */

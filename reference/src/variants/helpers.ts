@@ -1,6 +1,13 @@
 // Small wrappers shared by variants: each one replaces a single step of the service.
 import { isJsonObject } from '../json.ts';
-import { ok, type Checked, type OperationName, type Reply, type Service } from '../service.ts';
+import {
+  ok,
+  type Checked,
+  type OperationName,
+  type Reply,
+  type Service,
+  type ServiceRequest,
+} from '../service.ts';
 import type { NewPet, Pet } from '../store.ts';
 
 /** Rewrites the raw request body (when it is a JSON object) before the clean validation sees it. */
@@ -24,6 +31,38 @@ export function afterValidation(
     const result = rewrite(checked.value);
     return 'ok' in result ? result : ok(result);
   };
+}
+
+/**
+ * Reads a request's body before a step, as a service that looks at the bytes first does: `decide`
+ * may answer from them; otherwise the step runs on the same body (a body is read once).
+ */
+export async function bodyReadFirst<T>(
+  req: ServiceRequest,
+  decide: (bytes: Buffer) => T | undefined,
+  step: (req: ServiceRequest) => Promise<T>,
+): Promise<T> {
+  const read = await req.readBody();
+  const decided = read.ok ? decide(read.bytes) : undefined;
+  return decided ?? step({ ...req, readBody: async () => read });
+}
+
+/**
+ * Bodies read by another decoder before the clean one (a decoder that guesses from a byte order
+ * mark, or takes surrogates): what it decodes is parsed as the body, what it refuses (undefined)
+ * goes the clean way.
+ */
+export function decodedBy(service: Service, decode: (bytes: Buffer) => string | undefined): void {
+  const readJsonBody = service.readJsonBody;
+  service.readJsonBody = (req) =>
+    bodyReadFirst(
+      req,
+      (bytes) => {
+        const text = decode(bytes);
+        return text === undefined ? undefined : service.parseBody(text);
+      },
+      readJsonBody,
+    );
 }
 
 /** Rewrites the replies of one operation. */

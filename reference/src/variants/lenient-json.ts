@@ -57,6 +57,13 @@ function nextSignificant(text: string, from: number): number {
   return at;
 }
 
+/** The index after the double-quoted string starting at `at` (its escapes followed). */
+function afterString(text: string, at: number): number {
+  let end = at + 1;
+  while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+  return end + 1;
+}
+
 /**
  * JSON5 read as JSON: comments dropped, trailing commas dropped, single-quoted strings and
  * unquoted keys quoted, NaN and ±Infinity read as null (what JSON.stringify then stores for
@@ -69,10 +76,9 @@ export function json5AsJson(text: string): string {
     const char = text[at]!;
     if (char === '"') {
       // A double-quoted string, copied as it is.
-      let end = at + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      out += text.slice(at, end + 1);
-      at = end + 1;
+      const end = afterString(text, at);
+      out += text.slice(at, end);
+      at = end;
     } else if (char === "'") {
       let value = '';
       let end = at + 1;
@@ -122,4 +128,81 @@ const replacingUtf8 = new TextDecoder('utf-8');
 /** The bytes as a replacing decoder reads them, written back as (now valid) UTF-8. */
 export function withReplacementCharacters(bytes: Uint8Array): Buffer {
   return Buffer.from(replacingUtf8.decode(bytes), 'utf8');
+}
+
+/** A number as lenient readers take it: a sign, then digits, hex, binary or octal, underscores. */
+const LENIENT_NUMBER =
+  /^([+-]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|[0-9][0-9_]*)(?![0-9A-Za-z_.])/;
+
+/**
+ * Integer literals as JSON5 and Jackson's leniencies read them (ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS,
+ * ALLOW_LEADING_ZEROS_FOR_NUMBERS, hexadecimal), with binary, octal and digit separators as
+ * Python's int(x, 0) reads them, written back as plain decimal JSON. Strings are copied as they are.
+ */
+export function lenientNumbers(text: string): string {
+  let out = '';
+  let at = 0;
+  while (at < text.length) {
+    const char = text[at]!;
+    if (char === '"') {
+      const end = afterString(text, at);
+      out += text.slice(at, end);
+      at = end;
+      continue;
+    }
+    const number = /[+\-0-9]/.test(char) ? LENIENT_NUMBER.exec(text.slice(at)) : null;
+    if (number) {
+      const [whole, sign = '', digits = ''] = number;
+      const value = BigInt(digits.replace(/_/g, ''));
+      out += `${sign === '-' ? '-' : ''}${value}`;
+      at += whole.length;
+      continue;
+    }
+    out += char;
+    at++;
+  }
+  return out;
+}
+
+/**
+ * The body as a decoder that detects a UTF-16 byte order mark reads it (Perl's Encode::Guess,
+ * Jackson): after FF FE little-endian, after FE FF big-endian UTF-16; undefined without the mark.
+ */
+export function utf16AfterMark(bytes: Uint8Array): string | undefined {
+  const body = Buffer.from(bytes);
+  if (body[0] === 0xff && body[1] === 0xfe) return body.subarray(2).toString('utf16le');
+  if (body[0] === 0xfe && body[1] === 0xff) {
+    const swapped = Buffer.from(body.subarray(2));
+    return swapped
+      .subarray(0, swapped.length - (swapped.length % 2))
+      .swap16()
+      .toString('utf16le');
+  }
+  return undefined;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * UTF-8 decoded as Perl's lax utf8 layer and WTF-8 decode it: a surrogate encoded in three bytes
+ * (ED A0 80 to ED BF BF) is taken as that half of a character; every other malformed sequence is
+ * still refused (undefined).
+ */
+export function utf8WithSurrogates(bytes: Uint8Array): string | undefined {
+  let text = '';
+  let start = 0;
+  try {
+    for (let at = 0; at + 2 < bytes.length; at++) {
+      if (bytes[at] !== 0xed || bytes[at + 1]! < 0xa0 || (bytes[at + 2]! & 0xc0) !== 0x80) continue;
+      text += strictUtf8.decode(bytes.subarray(start, at));
+      text += String.fromCharCode(
+        0xd000 | ((bytes[at + 1]! & 0x3f) << 6) | (bytes[at + 2]! & 0x3f),
+      );
+      start = at + 3;
+      at += 2;
+    }
+    return text + strictUtf8.decode(bytes.subarray(start));
+  } catch {
+    return undefined;
+  }
 }

@@ -18,7 +18,8 @@ import { type NearMissKind, nearMisses } from '../reporting/near-misses.ts';
  * against a rate-limited target.
  */
 export function invalidCredentials(apiKey: string, few = false): Credentials[] {
-  const near = nearMisses(apiKey);
+  // The hostile-input sweep's tokens are the sweep's to send (vocabulary/hostile.ts).
+  const near = nearMisses(apiKey).filter(({ kind }) => kind !== 'hostile');
   // The first near miss of each of these kinds (a key without letters has none of case).
   const fewKinds = new Set<NearMissKind>(['case', 'shortened', 'lengthened', 'changed']);
   const chosen = few

@@ -51,6 +51,7 @@ import {
 } from './summary.ts';
 import { overviewOf } from './overview.ts';
 import { reportPaths, targetPaths } from './paths.ts';
+import { lastChecks, recordEnded, recordPlanned, removeProgress } from './progress.ts';
 import { redact, redactDeep } from './redaction.ts';
 import { selectionOf } from './scope.ts';
 
@@ -176,6 +177,17 @@ export default class ConformanceReporter implements Reporter {
     this.facts = config.metadata[factsKey] as ConfiguredFacts | undefined;
     const shared = config.metadata[sharedTargetsKey] as TargetFacts[] | undefined;
     this.sharedTargets = shared !== undefined;
+    // How many checks of each target come before the last ones, which wait for them (progress.ts).
+    const progressKey = this.facts?.progressKey;
+    if (progressKey) {
+      const counts = new Map<string, number>();
+      for (const test of suite.allTests()) {
+        if (lastChecks.test(test.location.file)) continue;
+        const { target } = placeOf(test, this.sharedTargets);
+        counts.set(target, (counts.get(target) ?? 0) + 1);
+      }
+      recordPlanned(progressKey, counts);
+    }
     const targets =
       shared ??
       config.projects.map((project) => ({
@@ -197,6 +209,9 @@ export default class ConformanceReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const record = recordOf(test, result, this.sharedTargets);
+    if (this.facts?.progressKey && !lastChecks.test(test.location.file)) {
+      recordEnded(this.facts.progressKey, record.project, test.id);
+    }
     const earlier = this.attempts.get(test.id);
     this.attempts.set(test.id, record);
     if (!earlier) {
@@ -220,6 +235,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
+    if (this.facts?.progressKey) removeProgress(this.facts.progressKey);
     const facts = (name: string): Parameters<typeof summarize>[0] => ({
       target: '(unknown: the configuration gave no run facts)',
       runId: '',

@@ -2,13 +2,37 @@
  * The near misses of a key: the tokens the 401 checks send (http/credentials.ts) because
  * comparisons go wrong in those places: another letter case (a case-insensitive collation), the
  * key cut short (a comparison over what was sent only), lengthened, one character changed,
- * quoted, doubled. Each is as secret as the key (a gateway may quote the token it refuses), so
- * redaction (redaction.ts) removes every one of them, under its label, from this same list.
- * Their labels describe them and never hold the key.
+ * quoted, doubled; and the tokens the hostile-input sweep derives from the key
+ * (requirements/hostile-inputs.ts: the key followed by a no-break space, spelled in fullwidth
+ * forms, percent-encoded...), each as sent and, where its bytes are UTF-8, as the text they say.
+ * Each is as secret as the key (a gateway may quote the token it refuses), so redaction
+ * (redaction.ts) removes every one of them, under its label, from this same list. Their labels
+ * describe them and never hold the key.
  */
+import { derivedTokens } from '../../../requirements/hostile-inputs.ts';
 
-/** How a near miss differs from the key. */
-export type NearMissKind = 'case' | 'shortened' | 'lengthened' | 'changed' | 'quoted';
+/** How a near miss differs from the key; `hostile`: the hostile-input sweep sends it. */
+export type NearMissKind = 'case' | 'shortened' | 'lengthened' | 'changed' | 'quoted' | 'hostile';
+
+/** UTF-8 bytes, sent as a Latin-1 string of them, read back as the text they say (or not). */
+function asUtf8Text(sent: string): string | undefined {
+  if (!/[\u0080-\u00ff]/.test(sent)) return undefined;
+  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.from(sent, 'latin1'));
+  return decoded === sent ? undefined : decoded;
+}
+
+/** The sweep's tokens: as sent, and as the text a server decoding UTF-8 reads. */
+function hostileTokens(key: string): NearMiss[] {
+  return derivedTokens(key).flatMap(({ token, label }) => {
+    const text = asUtf8Text(token);
+    return [
+      { token, label, kind: 'hostile' as const },
+      ...(text
+        ? [{ token: text, label: `${label}, read as UTF-8`, kind: 'hostile' as const }]
+        : []),
+    ];
+  });
+}
 
 /** A near miss of the key: the token sent, a label that never holds the key, and its kind. */
 export interface NearMiss {
@@ -53,5 +77,7 @@ export function nearMisses(key: string): NearMiss[] {
   ];
   // A change that leaves the key as it is (a key without letters has no case) is no near miss.
   const seen = new Set<string>([key]);
-  return candidates.filter(({ token }) => token !== '' && !seen.has(token) && seen.add(token));
+  return [...candidates, ...hostileTokens(key)].filter(
+    ({ token }) => token !== '' && !seen.has(token) && seen.add(token),
+  );
 }

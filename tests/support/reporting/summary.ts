@@ -230,6 +230,8 @@ export interface AdvisoryResult extends Requirement {
 export interface ConfiguredFacts {
   target: string;
   runId: string;
+  /** This run's process on its machine: its record of the checks ended (progress.ts). */
+  progressKey?: string;
   seed: number;
   strict: boolean;
   petNamePrefix: string;

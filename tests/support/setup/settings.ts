@@ -102,6 +102,9 @@ if (!/^[A-Za-z0-9_-]{1,12}$/.test(runId)) {
   );
 }
 env.CONFORMANCE_RUN_ID = runId;
+// The run's main process, which its workers inherit: shards of one run on one machine share the
+// run id, and each keeps its own record of the checks it has ended (reporting/progress.ts).
+env.CONFORMANCE_RUN_PROCESS ||= String(process.pid);
 
 // One fast-check seed for the whole run, shown in the report, so any failure can be replayed.
 // Shards of one run (the same CONFORMANCE_RUN_ID) get the same seed without being told.
@@ -255,6 +258,13 @@ if ((env.CONFORMANCE_KNOWN_FAILURES ?? '').trim() !== '') {
 }
 const strict = boolSetting('CONFORMANCE_STRICT');
 const readOnly = boolSetting('CONFORMANCE_READONLY');
+/**
+ * CONFORMANCE_SHARED_STORE: other clients read the target's store. The hostile inputs a store may
+ * keep and then fail on for every reader (a name holding NUL, control characters or half a
+ * character) are then left out, and the requirements they check are reported as not run, with
+ * why; without it they are sent after every other check (tests/stored-hostile-inputs.spec.ts).
+ */
+const sharedStore = boolSetting('CONFORMANCE_SHARED_STORE');
 
 /** The targets of the run: CONFORMANCE_TARGETS' file, or the one of BASE_URL (or the reference). */
 function targetsOfRun(): Target[] {
@@ -346,6 +356,8 @@ export const settings = {
   baseUrl: targets[0]?.baseUrl ?? '',
   apiKey: env.API_KEY ?? '',
   runId,
+  /** This run's process on this machine: its record of the checks ended (reporting/progress.ts). */
+  progressKey: `${runId}-${env.CONFORMANCE_RUN_PROCESS}`,
   referencePort: Number(env.REFERENCE_PORT),
   referenceBasePath,
   /** No answer within this many milliseconds fails the request (and names it). */
@@ -365,6 +377,8 @@ export const settings = {
   ),
   /** Only checks that create nothing run; the others are reported as skipped, with the reason. */
   readOnly,
+  /** Other clients read the store: the hostile inputs a store may keep are left out. */
+  sharedStore,
   /** Accept a TLS certificate the system does not trust (self-signed): test environments only. */
   insecureTls: boolSetting('CONFORMANCE_INSECURE_TLS'),
   /** How the guard reaches a target: a client certificate (mutual TLS), forward proxies. */
@@ -403,11 +417,13 @@ export const petNamePrefix = `conformance:${settings.runId}:`;
 export const runFacts: ConfiguredFacts = {
   target: settings.baseUrl,
   runId: settings.runId,
+  progressKey: settings.progressKey,
   seed: settings.fcSeed,
   strict: settings.strict,
   petNamePrefix,
   settings: {
     readOnly: settings.readOnly,
+    sharedStore: settings.sharedStore,
     maxPets: settings.maxPets,
     shards: settings.shard.total,
     requestTimeoutMs: settings.requestTimeoutMs,

@@ -328,6 +328,15 @@ const answerRows: readonly Row<'answer'>[] = [
     appliedIn: 'matchers.ts, toAcceptKey',
   },
   {
+    id: 'refused-create-listed',
+    reads: 'answer',
+    when: 'a list read after creates that were refused shows a pet of one of them (each sent with a label of its own in its name; a create whose keyless twin was added is left aside)',
+    implies:
+      'CREATE-REFUSED-NO-EFFECT; a full list (100), or no refused create, decides nothing: inconclusive',
+    charges: ['CREATE-REFUSED-NO-EFFECT'],
+    appliedIn: 'matchers.ts, toLeaveOutRefusedCreates',
+  },
+  {
     id: 'get-5xx-not-again',
     reads: 'answer',
     when: 'a GET was answered with a 5xx (not 503, a refusal for load)',
@@ -596,11 +605,11 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
   row({
     id: 'create-size-limit',
     reads: 'status',
-    when: 'a NewPet larger than any the suite makes for itself (a name over 40 UTF-8 bytes) was refused with 413',
+    when: 'a createPet body larger than any the suite makes for itself (a name over 40 UTF-8 bytes) was refused with 413, where a 201 or a 400 was due',
     implies: 'allowed: a size limit of bodies, which the document leaves open (section 8)',
     charges: [],
     conclude: ({ answer, expected }) =>
-      expected === '201' && isSizeRefusal(answer)
+      (expected === '201' || expected === '400') && isSizeRefusal(answer)
         ? {
             allowed: 'a body larger than the suite’s own, refused for its size (413)',
             unjudged: true,
@@ -639,6 +648,22 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
       }
       return;
     },
+  }),
+  row({
+    id: 'create-open-body-refused',
+    reads: 'status',
+    when: 'a createPet body the document leaves open (another media type, a byte order mark, an integral categoryId written 7.0) was refused with a 4xx other than 401',
+    implies:
+      "allowed: taking it or refusing it is the target's choice (its Error body is still judged)",
+    charges: [],
+    conclude: ({ answer }) =>
+      answer.operation === 'createPet' &&
+      withKey(answer) &&
+      is4xx(answer) &&
+      answer.status !== 401 &&
+      readNewPetBody(answer.request).kind === 'open'
+        ? { allowed: 'a body the document leaves open, refused' }
+        : undefined,
   }),
   row({
     id: 'create-name-refused',

@@ -26,8 +26,17 @@ export {
   type PetStatus,
   type PetStoreClient,
   petStatuses,
+  readOnlySkipReason,
 } from '../http/client.ts';
 export { invalidCredentials, keyUnderEachName } from '../http/credentials.ts';
 export { getPetGoneReason, getPetMayBeGone } from './versioning.ts';
 export { ownName } from './names.ts';
+export type { SlotId as HostileSlot } from '../../../requirements/hostile-inputs.ts';
+export {
+  afterEveryOtherCheck,
+  hostileSweep,
+  lastCheckWaitMs,
+  storedInputsChecking,
+  storedLeftOut,
+} from './hostile.ts';
 export { petNamePrefix, settings } from '../setup/settings.ts';

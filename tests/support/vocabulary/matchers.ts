@@ -32,6 +32,7 @@ import {
   mediaProblems,
   type NameKeeper,
   petBodyProblems,
+  petsIn,
   statusMatches,
   storedProblems,
 } from './attribution.ts';
@@ -53,7 +54,7 @@ import {
   rememberAccepted,
 } from './known-pets.ts';
 import type { StoreFloor } from './pets.ts';
-import { type MatcherResult, primaryRequirement, settle } from './verdicts.ts';
+import { type MatcherResult, inconclusive, primaryRequirement, settle } from './verdicts.ts';
 
 export type { ExpectedStatus } from './attribution.ts';
 
@@ -75,10 +76,25 @@ async function judgeEach(
   return settle(name, judged);
 }
 
+/** A create that was refused, and the name its pet would be listed under. */
+export interface RefusedCreate {
+  answer: ApiResponse;
+  /** The name it was sent with, up to its label (what follows may be hostile). */
+  name: string;
+  /** What it carried, for a reader. */
+  description: string;
+}
+
 /** Options every matcher takes: the requirement its own check (status, count…) is charged to. */
 export interface CheckOptions {
   as?: RequirementId;
+  /** What the expectation rests on, shown after what was expected (the failure's reader asks). */
+  because?: string;
 }
+
+/** What was expected, and why when the check says. */
+const expecting = (text: string, options: CheckOptions) =>
+  options.because ? `${text}: ${options.because}` : text;
 
 const blocked = (problems: Problem[]) => problems.some((problem) => problem.blocks);
 
@@ -427,7 +443,7 @@ const matchers = {
     return judgeEach(
       'toAnswerError',
       received,
-      `${describeStatus(status)} with an Error body`,
+      expecting(`${describeStatus(status)} with an Error body`, options),
       (response) => errorProblems(response, status, own),
     );
   },
@@ -520,7 +536,11 @@ const matchers = {
     const { problems, pet } = await createdProblems(received, sent, own);
     if (pet && received.status === 201) remember(sent, pet);
     return settle('toCreatePet', [
-      { exchange: received, expected: `201 with a Pet: ${describePet(sent)}`, problems },
+      {
+        exchange: received,
+        expected: expecting(`201 with a Pet: ${describePet(sent)}`, options),
+        problems,
+      },
     ]);
   },
 
@@ -646,6 +666,50 @@ const matchers = {
         exchange: received,
         expected: `a list showing the ${created.length} pets just created, at least ${expected} in all`,
         problems: charged ? [{ ...charged, blocks: true }] : [],
+      },
+    ]);
+  },
+
+  /**
+   * No pet of a create that was refused is in this list, read after it (CREATE-REFUSED-NO-EFFECT),
+   * found by the name it was sent with (the run's marker and a label of its own). A full list
+   * (100) or no refused create decides nothing, and says so; a list that is no 200 list of Pets is
+   * judged where it is (toListPets).
+   */
+  async toLeaveOutRefusedCreates(
+    received: ApiResponse,
+    refused: readonly RefusedCreate[],
+  ): Promise<MatcherResult> {
+    const requirement = 'CREATE-REFUSED-NO-EFFECT';
+    const pets = received.status === 200 ? petsIn(received) : [];
+    const problems: Problem[] = [];
+    if (received.status !== 200) {
+      inconclusive(
+        requirement,
+        `the list read after the refused creates answered ${received.status}`,
+      );
+    } else if (refused.length === 0) {
+      inconclusive(requirement, 'no create was refused: nothing to look for');
+    } else if (pets.length >= 100) {
+      inconclusive(
+        requirement,
+        'the list came back full (100): the store holds too many to tell whether a refused create added one',
+      );
+    } else {
+      for (const { answer, name, description } of refused) {
+        const found = pets.find((pet) => pet.name.startsWith(name));
+        if (!found) continue;
+        problems.push({
+          requirement,
+          text: `pet ${found.id} (${JSON.stringify(found.name).slice(0, 80)}) is listed, though its create (${description}) was refused with ${answer.failure === undefined ? answer.status : 'no answer'}`,
+        });
+      }
+    }
+    return settle('toLeaveOutRefusedCreates', [
+      {
+        exchange: received,
+        expected: `none of the pets of ${refused.length} refused creates`,
+        problems,
       },
     ]);
   },

@@ -5,7 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonNumber, isJsonObject } from '../../json.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, ok, refuse } from '../../service.ts';
 import { PET_STATUSES, type Pet, type PetStatus } from '../../store.ts';
-import { afterOperation, afterValidation, beforeValidation, everyReply } from '../helpers.ts';
+import {
+  afterOperation,
+  afterValidation,
+  beforeValidation,
+  bodyReadFirst,
+  everyReply,
+} from '../helpers.ts';
 import {
   INT64_MAX,
   INT64_MIN,
@@ -28,6 +34,9 @@ const RATE_BURST = 40;
 export const RATE_PER_SECOND = 25;
 /** Leading or trailing whitespace, or a control character anywhere. */
 const UNTIDY_NAME = /^\s|\s$|\p{Cc}/u;
+/** A control, format, unassigned or private-use character, or whitespace at either end. */
+const ODD_NAME = /[\p{Cc}\p{Cf}\p{Cn}\p{Co}]|^\s|\s$/u;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const GETPET_REMOVED = 'getPet was removed on 2030-12-05; use GET /pets';
 const NUMBER_LITERAL = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
 
@@ -461,6 +470,59 @@ export const variations: Variant[] = [
         assertError(await t.create({ name, categoryId: 1 }), 400);
       for (const name of ['a b', 'in  ner', '<b>&"\'</b>', 'Cafe\u0301'])
         assert.equal(field(await t.create({ name, categoryId: 1 }), 'name'), name);
+    },
+  },
+  {
+    name: 'odd-names-refused',
+    kind: 'conformant',
+    description:
+      'Every name a service may refuse is refused with 400 and none is trimmed or altered: a control, format, unassigned or private-use character anywhere, whitespace at either end, more than 40 UTF-8 bytes.',
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        ODD_NAME.test(newPet.name) || Buffer.byteLength(newPet.name) > 40
+          ? refuse(
+              s.errorReply(
+                400,
+                'invalid_body',
+                'name holds characters or a length this store does not take',
+              ),
+            )
+          : newPet,
+      );
+    },
+    probe: async (t) => {
+      for (const name of ['a\u0000', 'a\u200b', '\u00a0a', 'a\ue000', 'n'.repeat(41)])
+        assertError(await t.create({ name, categoryId: 1 }), 400);
+      for (const name of ['a\u00a0b', "O'Brien %00", '\uff11\u0661'])
+        assert.equal(field(await t.create({ name, categoryId: 1 }), 'name'), name);
+    },
+  },
+  {
+    name: 'utf8-bom-refused',
+    kind: 'conformant',
+    description:
+      'A body that begins with a UTF-8 byte order mark is refused with 400 (RFC 8259 §8.1 lets a parser ignore it or refuse it).',
+    apply(s) {
+      const readJsonBody = s.readJsonBody;
+      s.readJsonBody = (req) =>
+        bodyReadFirst(
+          req,
+          (bytes) =>
+            bytes.subarray(0, 3).equals(UTF8_BOM)
+              ? refuse(
+                  s.errorReply(
+                    400,
+                    'invalid_json',
+                    'The request body begins with a byte order mark',
+                  ),
+                )
+              : undefined,
+          readJsonBody,
+        );
+    },
+    probe: async (t) => {
+      assertError(await t.post(Buffer.concat([UTF8_BOM, Buffer.from(valid)])), 400);
+      assert.equal(await statusOf(t.post(valid)), 201);
     },
   },
   {

@@ -269,6 +269,37 @@ export const listPetsFaults: Variant[] = [
     },
   },
   {
+    name: 'list-status-sql-string',
+    kind: 'fault',
+    breaks: 'LIST-STATUS-INVALID',
+    description:
+      "The status filter is pasted into an SQL string, WHERE status = '<status>': a quote ends the string early, and what follows is a syntax error (500), unless it is a tautology (' OR '1'='1), which lists every status. Without a quote, an unknown status gets the clean 400.",
+    apply(s) {
+      const parseStatusFilter = s.parseStatusFilter;
+      s.parseStatusFilter = (raw) => {
+        if (raw === undefined || !raw.includes("'")) return parseStatusFilter(raw);
+        const where = sqlStringWhere(raw);
+        if (where === 'every status') return ok(undefined);
+        if (where !== 'syntax error') return parseStatusFilter(where);
+        return refuse(
+          s.errorReply(500, 'internal_error', `SQL syntax error near '${raw.slice(0, 40)}'`),
+        );
+      };
+    },
+    probeSeedPets: 3,
+    probe: async (t) => {
+      assert.equal(await statusOf(t.get(`/pets?status=${encodeURIComponent("sold'")}`)), 500);
+      assert.equal(await statusOf(t.get(`/pets?status=${encodeURIComponent("x'y")}`)), 500);
+      const everything = await t.get(`/pets?status=${encodeURIComponent("' OR '1'='1")}`);
+      assert.deepEqual(each(everything, 'status'), ['available', 'pending', 'sold']);
+      assert.deepEqual(
+        each(await t.get(`/pets?status=${encodeURIComponent("sold'--")}`), 'status'),
+        ['sold'],
+      );
+      assert.equal(await statusOf(t.get('/pets?status=lost')), 400);
+    },
+  },
+  {
     name: 'list-limit-compared-as-text',
     kind: 'fault',
     breaks: 'LIST-LIMIT-EXACT',
@@ -341,3 +372,26 @@ export const listPetsFaults: Variant[] = [
     },
   },
 ];
+
+/**
+ * What `WHERE status = '<raw>'` selects: the string literal up to its first lone quote ('' is a
+ * quote inside it), then what SQL reads after it: nothing or a comment (that literal), a
+ * tautology closed by the statement's own quote (every status), anything else a syntax error.
+ */
+function sqlStringWhere(raw: string): string | 'every status' | 'syntax error' {
+  const statement = `${raw}'`;
+  let literal = '';
+  let at = 0;
+  for (; at < statement.length; at++) {
+    if (statement[at] !== "'") literal += statement[at];
+    else if (statement[at + 1] === "'") {
+      literal += "'";
+      at++;
+    } else break;
+  }
+  const rest = statement.slice(at + 1);
+  if (at >= statement.length) return 'syntax error';
+  if (/^\s*(--.*)?$/s.test(rest)) return literal;
+  if (/^\s*OR\s+'1'\s*=\s*'1'\s*(--.*)?$/is.test(rest)) return 'every status';
+  return 'syntax error';
+}

@@ -2,6 +2,7 @@
 // validation of the body.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseInt64 } from '../../int64.ts';
 import { JsonNumber, isJsonObject, parseJson } from '../../json.ts';
 import { ok, refuse, type Reply, type Service } from '../../service.ts';
 import { isPetStatus, type Pet, type PetStatus } from '../../store.ts';
@@ -9,11 +10,19 @@ import {
   afterOperation,
   afterValidation,
   beforeValidation,
+  decodedBy,
   editBody,
   renderedAs,
   without,
 } from '../helpers.ts';
-import { firstValue, json5AsJson, withReplacementCharacters } from '../lenient-json.ts';
+import {
+  firstValue,
+  json5AsJson,
+  lenientNumbers,
+  utf16AfterMark,
+  utf8WithSurrogates,
+  withReplacementCharacters,
+} from '../lenient-json.ts';
 import {
   INT64_MAX,
   INT64_MIN,
@@ -736,6 +745,111 @@ export const createPetFaults: Variant[] = [
         INT64_MAX + 1n,
       );
       assert.deepEqual(each(await t.get('/pets'), 'categoryId'), [INT64_MAX + 1n]);
+    },
+  },
+  {
+    name: 'create-utf16-bom-accepted',
+    kind: 'fault',
+    breaks: 'CREATE-400-BODY',
+    description:
+      "A body that begins with a UTF-16 byte order mark is decoded as UTF-16 (Perl's Encode::Guess, Jackson): such a NewPet is added, though JSON between systems is UTF-8 (RFC 8259 §8.1).",
+    apply(s) {
+      decodedBy(s, utf16AfterMark);
+    },
+    probe: async (t) => {
+      const json = '\ufeff{"name":"Rex","categoryId":1}';
+      assert.equal(field(await t.post(Buffer.from(json, 'utf16le')), 'name'), 'Rex');
+      assert.equal(field(await t.post(Buffer.from(json, 'utf16le').swap16()), 'name'), 'Rex');
+      assertError(await t.post(Buffer.from(json.slice(1), 'utf16le')), 400);
+    },
+  },
+  {
+    name: 'create-utf8-surrogates-accepted',
+    kind: 'fault',
+    breaks: 'CREATE-400-BODY',
+    description:
+      "UTF-8 is decoded as Perl's lax utf8 layer and WTF-8 decode it: a surrogate encoded in UTF-8 (ED A0 80) is taken as half a character, kept in the pet's name; every other malformed sequence is still refused.",
+    apply(s) {
+      decodedBy(s, utf8WithSurrogates);
+    },
+    probe: async (t) => {
+      const body = (bytes: number[]) =>
+        Buffer.concat([
+          Buffer.from('{"name":"a'),
+          Buffer.from(bytes),
+          Buffer.from('","categoryId":1}'),
+        ]);
+      assert.equal(field(await t.post(body([0xed, 0xa0, 0x80])), 'name'), 'a\ud800');
+      assertError(await t.post(body([0xe9])), 400);
+      assertError(await t.post(body([0xc0, 0xaf])), 400);
+    },
+  },
+  {
+    name: 'create-json-number-lenient',
+    kind: 'fault',
+    breaks: 'CREATE-400-BODY',
+    description:
+      "Numbers are read as JSON5 and Jackson's leniencies read them: a categoryId written 0x7, +7, 07, 0b111, 0o7 or 7_0 is taken (as 7, 7, 7, 7, 7 and 70), though none is JSON (RFC 8259 §6).",
+    apply(s) {
+      const parseBody = s.parseBody;
+      s.parseBody = (text) => parseBody(lenientNumbers(text));
+    },
+    probe: async (t) => {
+      for (const literal of ['0x7', '+7', '07', '0b111', '0o7'])
+        assert.equal(
+          field(await t.post(`{"name":"a","categoryId":${literal}}`), 'categoryId'),
+          7n,
+          literal,
+        );
+      assertError(await t.post('{"name":"a","categoryId":7.5}'), 400);
+    },
+  },
+  {
+    name: 'create-status-c-string',
+    kind: 'fault',
+    breaks: 'CREATE-400-STATUS',
+    description:
+      'The status is compared as a C string (strcmp), which ends at NUL: "sold\\u0000…" is sold, and is stored as sold.',
+    apply(s) {
+      beforeValidation(s, (body) =>
+        typeof body.status === 'string' && body.status.includes('\u0000')
+          ? { ...body, status: body.status.slice(0, body.status.indexOf('\u0000')) }
+          : body,
+      );
+    },
+    probe: async (t) => {
+      assert.equal(
+        field(await t.create({ name: 'a', categoryId: 1, status: 'sold\u0000x' }), 'status'),
+        'sold',
+      );
+      assertError(await t.create({ name: 'a', categoryId: 1, status: 'sold x' }), 400);
+    },
+  },
+  {
+    name: 'create-refused-kept',
+    kind: 'fault',
+    breaks: 'CREATE-REFUSED-NO-EFFECT',
+    description:
+      'createPet writes the pet before it checks the values, without a transaction: a NewPet with a string name refused for its categoryId or status is answered 400, and kept all the same (categoryId 0 when it was none, status only when it was one).',
+    apply(s) {
+      const validate = s.validateNewPet;
+      s.validateNewPet = (body) => {
+        const checked = validate(body);
+        if (checked.ok || !isJsonObject(body) || typeof body.name !== 'string') return checked;
+        const raw = body.categoryId;
+        const categoryId = (raw instanceof JsonNumber ? parseInt64(raw.literal) : undefined) ?? 0n;
+        const status = isPetStatus(body.status) ? body.status : undefined;
+        const keep = (id: bigint) =>
+          s.savePet({ id, name: body.name as string, categoryId, ...(status ? { status } : {}) });
+        const id = s.nextId();
+        if (typeof id === 'bigint') keep(id);
+        else void id.then(keep);
+        return checked;
+      };
+    },
+    probe: async (t) => {
+      assertError(await t.post('{"name":"kept","categoryId":1e400,"status":"sold"}'), 400);
+      assert.deepEqual(each(await t.get('/pets?status=sold'), 'name'), ['kept']);
     },
   },
   {

@@ -119,6 +119,56 @@ export const getPetFaults: Variant[] = [
     },
   },
   {
+    name: 'get-petid-unicode-digits',
+    kind: 'fault',
+    breaks: 'GET-PETID-INVALID',
+    description:
+      "The petId is matched with Perl's Unicode-aware \\d (any script's digits, ١ and ０ among them) and then read as Perl numifies it, by its leading ASCII digits: 1١ and 1０ read pet 1, ١ reads pet 0.",
+    apply(s) {
+      const parsePetId = s.parsePetId;
+      s.parsePetId = (raw) => {
+        if (/^-?[0-9]+$/.test(raw) || !/^-?\p{Nd}+$/u.test(raw)) return parsePetId(raw);
+        const leading = /^-?[0-9]*/.exec(raw)![0];
+        return parsePetId(/[0-9]/.test(leading) ? leading : '0');
+      };
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      for (const spelling of ['1\u0661', '1\uff10', '1\u0967'])
+        assert.equal(
+          field(await t.get(`/pets/${encodeURIComponent(spelling)}`), 'id'),
+          1n,
+          spelling,
+        );
+      assertError(await t.get(`/pets/${encodeURIComponent('1\u00a0')}`), 400);
+      assertError(await t.get('/pets/abc'), 400);
+    },
+  },
+  {
+    name: 'get-petid-decoded-twice',
+    kind: 'fault',
+    breaks: 'GET-PETID-INVALID',
+    description:
+      'The petId is percent-decoded twice (by the router, then again by the handler): %2531 is %31 to the document, and 1 to the target, which reads pet 1.',
+    apply(s) {
+      const parsePetId = s.parsePetId;
+      s.parsePetId = (raw) => {
+        if (!raw.includes('%')) return parsePetId(raw);
+        try {
+          return parsePetId(decodeURIComponent(raw));
+        } catch {
+          return parsePetId(raw);
+        }
+      };
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      assert.equal(field(await t.get('/pets/%2531'), 'id'), 1n);
+      assertError(await t.get('/pets/%2531x'), 400);
+      assertError(await t.get('/pets/%25'), 400);
+    },
+  },
+  {
     name: 'get-500-without-status',
     kind: 'fault',
     breaks: 'GET-200-PET',

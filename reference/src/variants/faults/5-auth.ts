@@ -1,8 +1,17 @@
 // Section 5, Authentication: faults in the Bearer check, the 401 answer and the order of checks.
 import assert from 'node:assert/strict';
 import { JSON_TYPE, KEY, assertError, statusOf, valid } from '../probe.ts';
+import { decodeUtf8 } from '../../json.ts';
 import type { ServiceRequest } from '../../service.ts';
+import { bodyReadFirst } from '../helpers.ts';
 import type { Variant } from '../types.ts';
+
+/**
+ * Perl's \\s under Unicode rules, at either end of a string: what a Perl service trims a token by
+ * (JavaScript's \\s lacks U+0085 and has U+FEFF, which Perl's has not).
+ */
+const PERL_SPACE =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu;
 
 /** The token of a Bearer Authorization value, any scheme case; undefined for other schemes. */
 const bearerToken = (authorization: string | undefined): string | undefined =>
@@ -219,6 +228,75 @@ export const authFaults: Variant[] = [
       };
     },
     probe: async (t) => assertError(await t.get('/pets/9', {}), 404),
+  },
+  {
+    name: 'auth-token-unicode-trim',
+    kind: 'fault',
+    breaks: 'AUTH-401-INVALID',
+    description:
+      "The token is trimmed as Perl's \\s trims under Unicode rules, the header read as Latin-1 bytes (Mojolicious): the key followed by a no-break space (one byte, A0) or a next line (85) is accepted, though it is not HTTP whitespace and the token sent is not the key.",
+    apply(s) {
+      const authenticate = s.authenticate;
+      s.authenticate = (authorization) => {
+        const token = bearerToken(authorization);
+        return token !== undefined && token.replace(PERL_SPACE, '') === s.config.apiKey
+          ? 'ok'
+          : authenticate(authorization);
+      };
+    },
+    probe: async (t) => {
+      for (const after of ['\u00a0', '\u0085'])
+        assert.equal(
+          await statusOf(t.getAsWritten('/pets', { Authorization: `Bearer ${KEY}${after}` })),
+          200,
+        );
+      assertError(await t.getAsWritten('/pets', { Authorization: `Bearer ${KEY}x` }), 401);
+    },
+  },
+  {
+    name: 'create-encoding-before-auth',
+    kind: 'fault',
+    breaks: 'AUTH-BEFORE-VALIDATION',
+    description:
+      'createPet decodes the body as UTF-8 before it checks the credentials: a body that is not UTF-8 is answered 400 with a key or without one (every other check still comes after authentication).',
+    apply(s) {
+      const createPet = s.createPet;
+      s.createPet = (req) =>
+        bodyReadFirst(
+          req,
+          (bytes) =>
+            decodeUtf8(bytes) === undefined
+              ? s.errorReply(400, 'invalid_json', 'The request body is not UTF-8')
+              : undefined,
+          createPet,
+        );
+    },
+    probe: async (t) => {
+      const latin1 = Buffer.from('{"name":"Caf\u00e9","categoryId":1}', 'latin1');
+      assertError(await t.post(latin1, JSON_TYPE), 400);
+      assertError(await t.post('{"name": ', JSON_TYPE), 401);
+    },
+  },
+  {
+    name: 'get-petid-dot-unrouted',
+    kind: 'fault',
+    breaks: 'AUTH-BEFORE-VALIDATION',
+    description:
+      "The petId placeholder stops at a dot, as Mojolicious' format detection does: /pets/1.5 matches no route, and no route means no authentication, so it is answered 404 with a key or without one.",
+    apply(s) {
+      const dispatch = s.dispatch;
+      s.dispatch = async (req) =>
+        /^\/pets\/[^/]*\./.test(req.path ?? '')
+          ? s.errorReply(404, 'not_found', 'No resource at this path')
+          : dispatch(req);
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      assertError(await t.get('/pets/1.5', {}), 404);
+      assertError(await t.get('/pets/1.5'), 404);
+      assertError(await t.get('/pets/1', {}), 401);
+      assertError(await t.get('/pets/abc', {}), 401);
+    },
   },
   {
     name: 'auth-skipped-getPet',
