@@ -330,7 +330,7 @@ const answerRows: readonly Row<'answer'>[] = [
   {
     id: 'refused-create-listed',
     reads: 'answer',
-    when: 'a list read after creates that were refused shows a pet of one of them (each sent with a label of its own in its name; a create whose keyless twin was added is left aside)',
+    when: 'a list read after creates that were refused with a 4xx shows a pet of one of them (each sent with a label of its own in its name; a create whose keyless twin was added is left aside)',
     implies:
       'CREATE-REFUSED-NO-EFFECT; a full list (100), or no refused create, decides nothing: inconclusive',
     charges: ['CREATE-REFUSED-NO-EFFECT'],

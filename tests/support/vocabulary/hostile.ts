@@ -48,13 +48,13 @@ export const storedLeftOut =
 /** The status of every create of the sweep: the refused ones are looked for in its list. */
 const sweepStatus = 'sold';
 
+/** An answer that is a 4xx. */
+const isClientError = (answer: ApiResponse) =>
+  answer.failure === undefined && answer.status >= 400 && answer.status < 500;
+
 /** A refused answer: a 4xx other than 401, or a 413 (a size limit, whose twin proves nothing). */
 const refusedWith4xx = (answer: ApiResponse) =>
-  answer.failure === undefined &&
-  answer.status >= 400 &&
-  answer.status < 500 &&
-  answer.status !== 401 &&
-  !isSizeRefusal(answer);
+  isClientError(answer) && answer.status !== 401 && !isSizeRefusal(answer);
 
 /** A request of the sweep sent without a key: refused with the key, it must be refused with 401. */
 interface Twin {
@@ -166,14 +166,15 @@ export class HostileSweep {
           ...twins.map((twin) => this.send(twin.request, 'none')),
         ]));
 
-    // What a refused create left: its pet, found by the label in its name, unless its keyless
-    // twin was added (that pet is the twin's, whose 2xx is charged where it is judged).
+    // What a refused create left: its pet, found by the label in its name. Only a 4xx is a
+    // refusal: a create with no answer may have been applied, and a 5xx is charged as the 5xx it
+    // is. A pet whose keyless twin was added is the twin's, whose 2xx is charged where it is judged.
     const added = (answer: ApiResponse) =>
       answer.failure === undefined && answer.status >= 200 && answer.status < 300;
     const refused: RefusedCreate[] = cases.flatMap((each, index) => {
       const answer = answers[index]!;
       const twin = twins.findIndex((one) => one.request === each.request);
-      if (each.request.operation !== 'createPet' || added(answer)) return [];
+      if (each.request.operation !== 'createPet' || !isClientError(answer)) return [];
       if (twin >= 0 && added(twinAnswers[twin]!)) return [];
       return [{ answer, name: `${petNamePrefix}${each.label}`, description: each.description }];
     });

@@ -76,7 +76,7 @@ async function judgeEach(
   return settle(name, judged);
 }
 
-/** A create that was refused, and the name its pet would be listed under. */
+/** A create refused with a 4xx, and the name its pet would be listed under. */
 export interface RefusedCreate {
   answer: ApiResponse;
   /** The name it was sent with, up to its label (what follows may be hostile). */
@@ -701,7 +701,7 @@ const matchers = {
         if (!found) continue;
         problems.push({
           requirement,
-          text: `pet ${found.id} (${JSON.stringify(found.name).slice(0, 80)}) is listed, though its create (${description}) was refused with ${answer.failure === undefined ? answer.status : 'no answer'}`,
+          text: `pet ${found.id} (${JSON.stringify(found.name).slice(0, 80)}) is listed, though its create (${description}) was refused with ${answer.status}`,
         });
       }
     }
