@@ -17,7 +17,7 @@ import {
   readOnlySkipReason,
 } from '../http/client.ts';
 import type { KnownPet } from './attribution.ts';
-import { idsIn } from './attribution.ts';
+import { idsIn, petIn, petsIn } from './attribution.ts';
 import { expect } from './matchers.ts';
 import { ownName } from './names.ts';
 import { block } from './verdicts.ts';
@@ -104,18 +104,14 @@ export class Pets {
    */
   async existingForControl(): Promise<Pet | undefined> {
     if (this.floor.sample) return this.floor.sample;
-    const response = this.api.options.readOnly
-      ? await this.api.listPets({ limit: 1 })
-      : await this.api.createPet({ json: this.newPet('sample') });
-    const status = this.api.options.readOnly ? 200 : 201;
-    if (response.failure !== undefined || response.status !== status) return undefined;
-    try {
-      const pet = this.api.options.readOnly ? response.pets()[0] : response.pet();
-      if (pet && !this.api.options.readOnly) this.floor.sample = pet;
-      return pet;
-    } catch {
-      return undefined;
+    if (this.api.options.readOnly) {
+      const listed = await this.api.listPets({ limit: 1 });
+      return listed.status === 200 ? petsIn(listed)[0] : undefined;
     }
+    const created = await this.api.createPet({ json: this.newPet('sample') });
+    const pet = created.status === 201 ? petIn(created) : undefined;
+    if (pet) this.floor.sample = pet;
+    return pet;
   }
 
   private async listedSample(): Promise<Pet> {
