@@ -43,6 +43,7 @@ export const placements = [
   'fill',
   'encode',
   'inside',
+  'nest',
 ] as const;
 export type Placement = (typeof placements)[number];
 
@@ -71,6 +72,8 @@ export interface Member {
   bom?: boolean;
   /** The value's own first character, percent-encoded. */
   encodeFirst?: boolean;
+  /** Arrays nested this deep around the value. */
+  depth?: number;
   /** A store that keeps it can break other clients' reads: why. Sent after every other check. */
   stored?: string;
   /** The document allows a target to take it as if it were not there: why (a 201 as sent passes). */
@@ -169,7 +172,7 @@ export function catalogueProblems(data: HostileCatalogue): string[] {
       const kinds = memberKinds(member);
       if (kinds.length !== 1) {
         problems.push(
-          `${item.id}/${member.id}: give exactly one of text, bytes, zero, template, length, encoding, encodeFirst`,
+          `${item.id}/${member.id}: give exactly one of text, bytes, zero, template, length, encoding, encodeFirst, depth`,
         );
       }
       if (member.encoding !== undefined && !wholeEncodings.includes(member.encoding)) {
@@ -343,7 +346,7 @@ const slotPlacements: Record<SlotId, readonly Placement[]> = {
   petId: ['after', 'spelled', 'replace', 'fill'],
   limit: ['after', 'spelled', 'replace', 'fill'],
   status: ['after', 'spelled', 'fill'],
-  body: ['before', 'after', 'encode', 'inside'],
+  body: ['before', 'after', 'encode', 'inside', 'nest'],
   name: ['after', 'fill'],
   categoryId: ['replace', 'fill'],
   'pet-status': ['after', 'spelled', 'fill'],
@@ -396,7 +399,8 @@ const fillers: Record<SlotId, { pad: string } | { repeat: string }> = {
  * Members in placements.
  */
 
-type MemberKind = 'text' | 'bytes' | 'script' | 'template' | 'length' | 'encoding' | 'encodeFirst';
+type MemberKind =
+  'text' | 'bytes' | 'script' | 'template' | 'length' | 'encoding' | 'encodeFirst' | 'depth';
 
 function memberKinds(member: Member): MemberKind[] {
   const kinds: MemberKind[] = [];
@@ -407,6 +411,7 @@ function memberKinds(member: Member): MemberKind[] {
   if (member.length !== undefined) kinds.push('length');
   if (member.encoding !== undefined) kinds.push('encoding');
   if (member.encodeFirst) kinds.push('encodeFirst');
+  if (member.depth !== undefined) kinds.push('depth');
   return kinds;
 }
 
@@ -422,6 +427,7 @@ const placementTakes: Record<Placement, readonly MemberKind[]> = {
   fill: ['length'],
   encode: ['encoding'],
   inside: ['bytes'],
+  nest: ['depth'],
 };
 
 /** A script's character for an ASCII one; undefined when the script has none for it. */
@@ -513,6 +519,7 @@ function placed(
       return [text(start + filler.pad.repeat(length - start.length))];
     }
     case 'encode':
+    case 'nest':
       return head;
   }
 }
@@ -874,6 +881,14 @@ function bodyRequest(
         Buffer.from(`","categoryId":${categoryId},"status":"sold"}`),
       ]);
       return { operation: 'createPet', body };
+    }
+    case 'nest': {
+      // The whole NewPet inside arrays: a JSON text, and no object (CREATE-400-BODY).
+      const depth = planned.members[0]!.depth!;
+      return {
+        operation: 'createPet',
+        body: Buffer.from(`${'['.repeat(depth)}${json}${']'.repeat(depth)}`),
+      };
     }
     default: {
       const member = planned.members[0]!;

@@ -302,7 +302,9 @@ export async function renderHostileInputs(): Promise<string> {
                   ? `${member.length} characters`
                   : member.encoding !== undefined
                     ? `${member.encoding.toUpperCase()}${member.bom ? ', after its byte order mark' : ''}`
-                    : "the value's first character, percent-encoded";
+                    : member.depth !== undefined
+                      ? `${member.depth} arrays, one inside another`
+                      : "the value's first character, percent-encoded";
       const marks = [
         ...(member.stored ? [`**kept, sent last**: ${member.stored}`] : []),
         ...(member.allowed ? [`**either answer**: ${member.allowed}`] : []),

@@ -115,7 +115,11 @@ export function readNewPetBody(request: SentRequest): Reading<NewPet> {
     return { kind: 'open', why: 'a body behind a byte order mark' };
   }
   const parsed = parseNamingRepeats(text);
-  if (!parsed) return invalid('CREATE-400-BODY', 'a body that is not one JSON text');
+  if (!parsed) {
+    // An array nested past what this reader parses is a JSON text, and no object all the same.
+    const why = /^\s*\[/.test(text) ? 'not a JSON object' : 'not one JSON text';
+    return invalid('CREATE-400-BODY', `a body that is ${why}`);
+  }
   if (parsed.repeated !== undefined) {
     return invalid('CREATE-400-BODY', `the key "${parsed.repeated}" given twice, with two values`);
   }

@@ -53,6 +53,26 @@ const CACHE_CAP = 60;
 /** The round trip between reading the store file and writing it back (create-overlapping-writes-lost). */
 const WRITE_WINDOW_MS = 5;
 
+/** The nesting a recursive JSON reader survives (create-json-depth-500): Python's recursion limit. */
+const RECURSION_LIMIT = 1000;
+
+/** How deep a JSON text nests arrays and objects (brackets inside strings not counted). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '[' || char === '{') deepest = Math.max(deepest, ++depth);
+    else if (char === ']' || char === '}') depth--;
+  }
+  return deepest;
+}
+
 /** Lists and getPet served from `pets()`, the variant's own table, oldest first. */
 function servedFrom(s: Service, pets: () => readonly Pet[]): void {
   s.findPet = (id) => pets().find((pet) => pet.id === id);
@@ -518,6 +538,28 @@ export const createPetFaults: Variant[] = [
     probe: async (t) => {
       for (const body of ['null', '[]', '"a"', '1'])
         assert.equal(await statusOf(t.post(body)), 500);
+    },
+  },
+  {
+    name: 'create-json-depth-500',
+    kind: 'fault',
+    breaks: 'CREATE-400-BODY',
+    description: `The body is read by a recursive reader that meets its recursion limit past ${RECURSION_LIMIT} levels (Python's json.loads): the error it raises is no parse error, and a body nested deeper answers 500.`,
+    apply(s) {
+      const parseBody = s.parseBody;
+      s.parseBody = (text) => {
+        if (nestingDepth(text) > RECURSION_LIMIT) {
+          throw new RangeError('maximum recursion depth exceeded while decoding a JSON array');
+        }
+        return parseBody(text);
+      };
+    },
+    probe: async (t) => {
+      const nested = (depth: number) => `${'['.repeat(depth)}${valid}${']'.repeat(depth)}`;
+      assert.equal(await statusOf(t.post(nested(RECURSION_LIMIT))), 500);
+      assertError(await t.post(nested(RECURSION_LIMIT - 2)), 400);
+      assert.equal(await statusOf(t.post(`{"x":[[["deep"]]],${valid.slice(1)}`)), 201);
+      assert.equal(await statusOf(t.post(valid)), 201);
     },
   },
   {
