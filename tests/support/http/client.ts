@@ -297,6 +297,7 @@ export class PetStoreClient {
     }
     const sent: SentRequest = { method, path, url: this.url(path), auth: label };
     if (name !== authorizationName) sent.authName = name;
+    if (headers.accept !== 'application/json') sent.accept = headers.accept;
     this.sentAs.set(sent, {
       ...(data === undefined ? {} : { data }),
       credentials: options.credentials ?? 'key',

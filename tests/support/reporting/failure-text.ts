@@ -22,6 +22,8 @@ export interface RequestView {
   body?: string;
   /** The body's media type, when one was sent. */
   contentType?: string;
+  /** The Accept header, when a check sent another than application/json. */
+  accept?: string;
   /** The body's bytes are not UTF-8 (`body` shows them decoded, with replacement characters). */
   notUtf8?: true;
 }
@@ -43,9 +45,10 @@ export function excerpt(text: string, max = 600): string {
 }
 
 /** `GET https://…/v1/pets (Authorization: Bearer <API_KEY>)`, and the body below it if any. */
-export function requestLine({ method, url, auth, authName, body }: RequestView): string {
+export function requestLine({ method, url, auth, authName, accept, body }: RequestView): string {
   const sent = body === undefined ? '' : `\n  body: ${excerpt(body, 300)}`;
-  return `${method} ${url} (${authName ?? 'Authorization'}: ${auth})${sent}`;
+  const accepting = accept === undefined ? '' : `; Accept: ${accept}`;
+  return `${method} ${url} (${authName ?? 'Authorization'}: ${auth}${accepting})${sent}`;
 }
 
 /** For a 3xx, where it points: the suite follows no redirect, so a 3xx is judged as it is. */
@@ -74,14 +77,18 @@ export function responseLine(exchange: ExchangeView): string {
 }
 
 /** A curl command that repeats a request, with the key left to the shell ($API_KEY). */
-export function curlCommand({ method, path, auth, authName, body }: RequestView): string {
+export function curlCommand(request: RequestView): string {
+  const { method, path, auth, authName, accept, body, contentType } = request;
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   const parts = [`curl -i -X ${method} "$BASE_URL"${quote(path)}`];
   // curl sends a header's name as written (HTTP/1.1), so the spelling is repeated too.
   const header = `${authName ?? 'Authorization'}: ${auth}`;
   if (auth !== 'none') parts.push(`-H ${quote(header).replace('<API_KEY>', '\'"$API_KEY"\'')}`);
-  if (body !== undefined)
-    parts.push(`-H 'content-type: application/json' --data-binary ${quote(body)}`);
+  if (accept !== undefined) parts.push(`-H ${quote(`accept: ${accept}`)}`);
+  if (body !== undefined) {
+    const type = `content-type: ${contentType ?? 'application/json'}`;
+    parts.push(`-H ${quote(type)} --data-binary ${quote(body)}`);
+  }
   return parts.join(' ');
 }
 

@@ -39,6 +39,27 @@ const PROXY_PAGE =
 /** One answer in this many with status 200 is the proxy's page, the first one included. */
 const PROXY_EVERY = 6;
 
+/** A header's value as received (names are case-insensitive), or '' when absent. */
+function headerOf(rawHeaders: readonly string[], name: string): string {
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (rawHeaders[index]!.toLowerCase() === name) return rawHeaders[index + 1] ?? '';
+  }
+  return '';
+}
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** A JSON value as Jackson's XmlMapper writes it: a list's items as <item>, a field as its tag. */
+function asXml(value: unknown, tag: string): string {
+  if (Array.isArray(value))
+    return `<${tag}>${value.map((item) => asXml(item, 'item')).join('')}</${tag}>`;
+  if (isJsonObject(value)) {
+    const fields = Object.entries(value).map(([key, field]) => asXml(field, key));
+    return `<${tag}>${fields.join('')}</${tag}>`;
+  }
+  return `<${tag}>${String(value).replace(/[&<>]/g, (char) => XML_ESCAPES[char]!)}</${tag}>`;
+}
+
 /** A GET's body as bytes: fetch's text() would drop a byte order mark. */
 async function rawBody(url: string, init: RequestInit = { headers: AUTH }) {
   const response = await fetch(url, init);
@@ -179,6 +200,43 @@ export const serviceFaults: Variant[] = [
       assertError(await t.get('/pets', {}), 401);
       assertError(await t.get('/pets/999'), 404);
       assert.equal((await t.post(valid)).status, 201);
+    },
+  },
+  {
+    name: 'accept-xml-negotiated',
+    kind: 'fault',
+    breaks: 'MEDIA-JSON',
+    description:
+      'Content negotiation as Spring does it with jackson-dataformat-xml on its classpath: a request whose Accept header names application/xml gets its answer (every status) as XML, application/xml; every other request gets JSON.',
+    apply(s) {
+      const handle = s.handle;
+      s.handle = async (req) => {
+        const reply = await handle(req);
+        const wantsXml = /application\/xml/i.test(headerOf(req.rawHeaders, 'accept'));
+        if (!wantsXml || reply.json === undefined || reply.text !== undefined) return reply;
+        const root = Array.isArray(reply.json) ? 'List' : reply.status < 300 ? 'Pet' : 'Error';
+        return {
+          ...reply,
+          headers: { ...reply.headers, 'content-type': 'application/xml' },
+          text: `<?xml version="1.0" encoding="UTF-8"?>${asXml(reply.json, root)}`,
+        };
+      };
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      const xml = { ...AUTH, accept: 'application/xml' };
+      const listed = await t.get('/pets', xml);
+      assert.equal(listed.status, 200);
+      assert.equal(listed.headers.get('content-type'), 'application/xml');
+      assert.match(listed.text, /^<\?xml .*<List><item><id>1<\/id>/);
+      const refused = await t.get('/pets', { accept: 'application/xml' });
+      assert.equal(refused.status, 401);
+      assert.match(refused.text, /<Error><code>/);
+      assert.equal(
+        (await t.get('/pets', { ...AUTH, accept: 'text/html' })).headers.get('content-type'),
+        'application/json',
+      );
+      assert.equal(count(await t.get('/pets')), 1);
     },
   },
   {
