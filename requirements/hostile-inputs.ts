@@ -44,6 +44,7 @@ export const placements = [
   'encode',
   'inside',
   'nest',
+  'form',
 ] as const;
 export type Placement = (typeof placements)[number];
 
@@ -74,6 +75,8 @@ export interface Member {
   encodeFirst?: boolean;
   /** Arrays nested this deep around the value. */
   depth?: number;
+  /** The parameter in another form of query: {name} and {value} in a template. */
+  form?: string;
   /** A store that keeps it can break other clients' reads: why. Sent after every other check. */
   stored?: string;
   /** The document allows a target to take it as if it were not there: why (a 201 as sent passes). */
@@ -172,7 +175,7 @@ export function catalogueProblems(data: HostileCatalogue): string[] {
       const kinds = memberKinds(member);
       if (kinds.length !== 1) {
         problems.push(
-          `${item.id}/${member.id}: give exactly one of text, bytes, zero, template, length, encoding, encodeFirst, depth`,
+          `${item.id}/${member.id}: give exactly one of text, bytes, zero, template, length, encoding, encodeFirst, depth, form`,
         );
       }
       if (member.encoding !== undefined && !wholeEncodings.includes(member.encoding)) {
@@ -344,8 +347,8 @@ const slotPlacements: Record<SlotId, readonly Placement[]> = {
   scheme: ['after', 'separator', 'spelled'],
   'header-name': ['after', 'fill'],
   petId: ['after', 'spelled', 'replace', 'fill'],
-  limit: ['after', 'spelled', 'replace', 'fill'],
-  status: ['after', 'spelled', 'fill'],
+  limit: ['after', 'spelled', 'replace', 'fill', 'form'],
+  status: ['after', 'spelled', 'fill', 'form'],
   body: ['before', 'after', 'encode', 'inside', 'nest'],
   name: ['after', 'fill'],
   categoryId: ['replace', 'fill'],
@@ -400,7 +403,15 @@ const fillers: Record<SlotId, { pad: string } | { repeat: string }> = {
  */
 
 type MemberKind =
-  'text' | 'bytes' | 'script' | 'template' | 'length' | 'encoding' | 'encodeFirst' | 'depth';
+  | 'text'
+  | 'bytes'
+  | 'script'
+  | 'template'
+  | 'length'
+  | 'encoding'
+  | 'encodeFirst'
+  | 'depth'
+  | 'form';
 
 function memberKinds(member: Member): MemberKind[] {
   const kinds: MemberKind[] = [];
@@ -412,6 +423,7 @@ function memberKinds(member: Member): MemberKind[] {
   if (member.encoding !== undefined) kinds.push('encoding');
   if (member.encodeFirst) kinds.push('encodeFirst');
   if (member.depth !== undefined) kinds.push('depth');
+  if (member.form !== undefined) kinds.push('form');
   return kinds;
 }
 
@@ -428,6 +440,7 @@ const placementTakes: Record<Placement, readonly MemberKind[]> = {
   encode: ['encoding'],
   inside: ['bytes'],
   nest: ['depth'],
+  form: ['form'],
 };
 
 /** A script's character for an ASCII one; undefined when the script has none for it. */
@@ -520,6 +533,7 @@ function placed(
     }
     case 'encode':
     case 'nest':
+    case 'form':
       return head;
   }
 }
@@ -823,8 +837,11 @@ function requestOf(
     case 'petId':
       return { operation: 'getPet', segment: urlComponent(value) };
     case 'limit':
-    case 'status':
-      return { operation: 'listPets', query: `${slot}=${urlComponent(value)}` };
+    case 'status': {
+      const form = planned.place === 'form' ? planned.members[0]!.form! : '{name}={value}';
+      const query = form.replaceAll('{name}', slot).replaceAll('{value}', urlComponent(value));
+      return { operation: 'listPets', query };
+    }
     case 'name': {
       const name = textOf(value);
       return {

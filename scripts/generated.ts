@@ -304,7 +304,9 @@ export async function renderHostileInputs(): Promise<string> {
                     ? `${member.encoding.toUpperCase()}${member.bom ? ', after its byte order mark' : ''}`
                     : member.depth !== undefined
                       ? `${member.depth} arrays, one inside another`
-                      : "the value's first character, percent-encoded";
+                      : member.form !== undefined
+                        ? `the query ${code(member.form)}`
+                        : "the value's first character, percent-encoded";
       const marks = [
         ...(member.stored ? [`**kept, sent last**: ${member.stored}`] : []),
         ...(member.allowed ? [`**either answer**: ${member.allowed}`] : []),

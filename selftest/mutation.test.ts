@@ -91,6 +91,7 @@ const composites = [
     'utf8-bom-refused',
     'no-www-authenticate',
     'no-location',
+    'unknown-query-refused',
   ],
   [
     'ids-beyond-2p53',

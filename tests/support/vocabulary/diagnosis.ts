@@ -31,6 +31,7 @@ import { beyondDoubleRange, idsIn, isSizeRefusal, petIn, petsIn } from './attrib
 import {
   type ListQuery,
   listQueryOf,
+  openQueryPart,
   readLimit,
   readNewPetBody,
   readPetId,
@@ -529,6 +530,22 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
         charge: 'AUTH-401-MISSING',
         why: `status ${answer.status} without a key; ${answer.operation} with ordinary input and no key was answered ${ordinary.status} too: the operation authenticates nothing`,
       };
+    },
+  }),
+  row({
+    id: 'list-query-open',
+    reads: 'status',
+    when: 'a list whose query names a parameter twice, or one the document does not name (status[]=sold), was answered with a 4xx or a 5xx',
+    implies:
+      'a 4xx is allowed: the document says nothing of such a query, and a target may refuse it; a 5xx is NO-5XX’s',
+    charges: ['NO-5XX'],
+    conclude: ({ answer }) => {
+      if (answer.operation !== 'listPets' || !withKey(answer) || !usable(answer)) return;
+      const open = openQueryPart(answer.request);
+      if (open === undefined) return;
+      if (is4xx(answer)) return { allowed: `${open}: the document leaves such a query open` };
+      if (answer.status < 500) return;
+      return { charge: 'NO-5XX', why: `status ${answer.status} for a query with ${open}` };
     },
   }),
   row({

@@ -62,6 +62,34 @@ export function listQueryOf(request: SentRequest): ListQuery {
   return query;
 }
 
+/**
+ * What a list query holds beyond the document's parameters, read as sent: a parameter named twice,
+ * or a name the document does not give (`status[]`, `limit[a]`). The document says nothing of
+ * either, so a target may read them as it likes or refuse them; undefined for a query of limit
+ * and status, each at most once.
+ */
+export function openQueryPart(request: SentRequest): string | undefined {
+  const query = request.path.split('?')[1];
+  if (!query) return undefined;
+  const seen = new Set<string>();
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const raw = pair.split('=')[0]!;
+    let name = raw;
+    try {
+      name = decodeURIComponent(raw);
+    } catch {
+      // kept as sent
+    }
+    if (name !== 'limit' && name !== 'status') {
+      return `the parameter ${JSON.stringify(name)}, which the document does not name`;
+    }
+    if (seen.has(name)) return `${name} given twice`;
+    seen.add(name);
+  }
+  return undefined;
+}
+
 /** `limit`: an integer from 1 to 100, written as one (section 8); anything else is invalid. */
 export function readLimit(raw: string | undefined): Reading<number | undefined> {
   if (raw === undefined) return valid(undefined);

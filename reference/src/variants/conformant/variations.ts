@@ -134,6 +134,32 @@ export const variations: Variant[] = [
     },
   },
   {
+    name: 'unknown-query-refused',
+    kind: 'conformant',
+    description:
+      'A list query with a parameter other than limit and status (status[]=sold, limit[a]=5, offset=10) is refused with 400, as an OpenAPI request validator refuses unknown query parameters.',
+    apply(s) {
+      const listPets = s.listPets;
+      s.listPets = async (req) => {
+        const denied = s.guard(req, 'listPets');
+        if (denied) return denied;
+        const unknown = [...new URLSearchParams(req.query).keys()].filter(
+          (name) => name !== 'limit' && name !== 'status',
+        );
+        return unknown.length > 0
+          ? s.errorReply(400, 'invalid_parameter', `Unknown query parameter: ${unknown[0]}`)
+          : listPets(req);
+      };
+    },
+    probeSeedPets: 2,
+    probe: async (t) => {
+      assertError(await t.get('/pets?status[]=sold'), 400);
+      assertError(await t.get('/pets?offset=1'), 400);
+      assertError(await t.get('/pets?offset=1', {}), 401);
+      assert.equal(count(await t.get('/pets?limit=1&status=available')), 1);
+    },
+  },
+  {
     name: 'newest-first',
     kind: 'conformant',
     description: 'Lists are ordered newest first.',

@@ -269,6 +269,42 @@ export const listPetsFaults: Variant[] = [
     },
   },
   {
+    name: 'list-query-array-500',
+    kind: 'fault',
+    breaks: 'NO-5XX',
+    description:
+      "Express's query parser (qs): limit or status named twice, or written limit[]=5 or status[a]=sold, arrives as an array or an object, and the handler's status.trim() throws a TypeError: 500 (after the key is checked). A parameter given once is read as the clean reference reads it.",
+    apply(s) {
+      const listPets = s.listPets;
+      s.listPets = async (req) => {
+        const denied = s.guard(req, 'listPets');
+        if (denied) return denied;
+        const names = req.query
+          .split('&')
+          .map((pair) => decodeURIComponent(pair.split('=')[0]!))
+          .filter((name) => /^(limit|status)(\[|$)/.test(name));
+        const structured = names.some(
+          (name, index) => name.includes('[') || names.indexOf(name) !== index,
+        );
+        if (structured) throw new TypeError('status.trim is not a function');
+        return listPets(req);
+      };
+    },
+    probeSeedPets: 3,
+    probe: async (t) => {
+      for (const query of [
+        'status=sold&status=sold',
+        'limit[]=5',
+        'status[a]=sold',
+        'limit=1&limit=2',
+      ])
+        assert.equal(await statusOf(t.get(`/pets?${query}`)), 500);
+      assertError(await t.get('/pets?status[]=sold', {}), 401);
+      assert.equal(count(await t.get('/pets?limit=2&status=available')), 1);
+      assert.equal(count(await t.get('/pets?limits=2')), 3);
+    },
+  },
+  {
     name: 'list-status-sql-string',
     kind: 'fault',
     breaks: 'LIST-STATUS-INVALID',
