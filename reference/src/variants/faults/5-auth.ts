@@ -1,5 +1,6 @@
 // Section 5, Authentication: faults in the Bearer check, the 401 answer and the order of checks.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { JSON_TYPE, KEY, assertError, statusOf, valid } from '../probe.ts';
 import { decodeUtf8 } from '../../json.ts';
 import type { ServiceRequest } from '../../service.ts';
@@ -26,6 +27,18 @@ function authorizationSpelled(req: ServiceRequest, name: string): string | undef
     (_, index) => index % 2 === 1 && req.rawHeaders[index - 1] === name,
   );
   return values.length > 0 ? values.join(', ') : undefined;
+}
+
+/** A cookie the request carries, by its name; undefined when it carries none of that name. */
+function cookieOf(req: ServiceRequest, name: string): string | undefined {
+  const cookies = req.rawHeaders.filter(
+    (_, index) => index % 2 === 1 && req.rawHeaders[index - 1]!.toLowerCase() === 'cookie',
+  );
+  for (const pair of cookies.join('; ').split(/; */)) {
+    const [key, ...value] = pair.split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
 }
 
 /** The same request, as seen by a lookup of the Authorization field under one spelling only. */
@@ -100,6 +113,39 @@ export const authFaults: Variant[] = [
       s.guard = (req, operation) => (operation === 'createPet' ? undefined : guard(req, operation));
     },
     probe: async (t) => assert.equal(await statusOf(t.post(valid, JSON_TYPE)), 201),
+  },
+  {
+    name: 'auth-session-cookie',
+    kind: 'fault',
+    breaks: 'AUTH-401-MISSING',
+    description:
+      'A login session beside the key, as session-auth frameworks keep one: every answer to a request with the key sets a session cookie (Set-Cookie: sid=…; HttpOnly; Path=/), and a request carrying that cookie is taken as authenticated, with no key or a wrong one.',
+    apply(s) {
+      const sessions = new Set<string>();
+      const guard = s.guard;
+      s.guard = (req, operation) =>
+        sessions.has(cookieOf(req, 'sid') ?? '') ? undefined : guard(req, operation);
+      const handle = s.handle;
+      s.handle = async (req) => {
+        const reply = await handle(req);
+        if (s.authenticate(req.authorization) !== 'ok') return reply;
+        const sid = randomBytes(12).toString('hex');
+        sessions.add(sid);
+        return {
+          ...reply,
+          headers: { ...reply.headers, 'set-cookie': `sid=${sid}; HttpOnly; Path=/` },
+        };
+      };
+    },
+    probe: async (t) => {
+      const keyed = await t.get('/pets');
+      const cookie = (keyed.headers.get('set-cookie') ?? '').split(';')[0]!;
+      assert.match(cookie, /^sid=[0-9a-f]{24}$/);
+      assert.equal(await statusOf(t.get('/pets', { cookie })), 200);
+      assert.equal(await statusOf(t.get('/pets', { cookie, authorization: 'Bearer x' })), 200);
+      assertError(await t.get('/pets', {}), 401);
+      assertError(await t.get('/pets', { cookie: 'sid=0123456789abcdef01234567' }), 401);
+    },
   },
   {
     name: 'auth-any-token',
