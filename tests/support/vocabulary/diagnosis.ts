@@ -536,16 +536,23 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     id: 'list-query-open',
     reads: 'status',
     when: 'a list whose query names a parameter twice, or one the document does not name (status[]=sold), was answered with a 4xx or a 5xx',
+    control: 'for a 5xx, the list without any parameter (GET /pets)',
     implies:
-      'a 4xx is allowed: the document says nothing of such a query, and a target may refuse it; a 5xx is NO-5XX’s',
+      'a 4xx is allowed: the document says nothing of such a query, and a target may refuse it; a 5xx: refused alike without parameters, not the query’s, and the control’s answer is diagnosed instead; else NO-5XX',
     charges: ['NO-5XX'],
-    conclude: ({ answer }) => {
+    conclude: async ({ answer }, ask) => {
       if (answer.operation !== 'listPets' || !withKey(answer) || !usable(answer)) return;
       const open = openQueryPart(answer.request);
       if (open === undefined) return;
       if (is4xx(answer)) return { allowed: `${open}: the document leaves such a query open` };
       if (answer.status < 500) return;
-      return { charge: 'NO-5XX', why: `status ${answer.status} for a query with ${open}` };
+      const control = await ask.list({});
+      if (!isList(control))
+        return { instead: control, why: 'without any parameter it is refused too' };
+      return {
+        charge: 'NO-5XX',
+        why: `status ${answer.status} for a query with ${open}; GET /pets without parameters is answered 200`,
+      };
     },
   }),
   row({
