@@ -55,7 +55,8 @@ test('a createPet body is read as the document reads it', () => {
     ['[{"name":"a","categoryId":7}]', 'CREATE-400-BODY'],
     ['{"name":"a","categoryId":7', 'CREATE-400-BODY'],
     ['{"name":"a","categoryId":7} trailing', 'CREATE-400-BODY'],
-    ['{"name":"a","categoryId":7,"categoryId":"x"}', 'CREATE-400-BODY'],
+    // A key given twice: which value a reader takes is unpredictable (RFC 8259 §4).
+    ['{"name":"a","categoryId":7,"categoryId":"x"}', 'open'],
     [Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 'CREATE-400-BODY'],
     ['{"Name":"a","categoryId":7}', 'CREATE-400-REQUIRED'],
     ['{"name":"a"}', 'CREATE-400-REQUIRED'],

@@ -149,7 +149,8 @@ export function readNewPetBody(request: SentRequest): Reading<NewPet> {
     return invalid('CREATE-400-BODY', `a body that is ${why}`);
   }
   if (parsed.repeated !== undefined) {
-    return invalid('CREATE-400-BODY', `the key "${parsed.repeated}" given twice, with two values`);
+    // RFC 8259 §4: names SHOULD be unique, and which value a reader takes is unpredictable.
+    return { kind: 'open', why: `the key "${parsed.repeated}" given twice, with two values` };
   }
   const body = parsed.value;
   if (body === null || typeof body !== 'object' || Array.isArray(body) || isJsonNumber(body)) {
