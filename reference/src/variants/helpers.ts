@@ -65,6 +65,18 @@ export function decodedBy(service: Service, decode: (bytes: Buffer) => string | 
     );
 }
 
+/**
+ * Reads a list request once its key is checked, before the clean listing: `decide` may answer it
+ * (or throw, as a handler that fails does); otherwise the list runs as it would.
+ */
+export function beforeListing(
+  service: Service,
+  decide: (req: ServiceRequest) => Reply | undefined,
+): void {
+  const listPets = service.listPets;
+  service.listPets = async (req) => service.guard(req, 'listPets') ?? decide(req) ?? listPets(req);
+}
+
 /** Rewrites the replies of one operation. */
 export function afterOperation(
   service: Service,

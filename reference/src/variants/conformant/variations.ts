@@ -8,6 +8,7 @@ import { PET_STATUSES, type Pet, type PetStatus } from '../../store.ts';
 import {
   afterOperation,
   afterValidation,
+  beforeListing,
   beforeValidation,
   bodyReadFirst,
   everyReply,
@@ -139,17 +140,14 @@ export const variations: Variant[] = [
     description:
       'A list query with a parameter other than limit and status (status[]=sold, limit[a]=5, offset=10) is refused with 400, as an OpenAPI request validator refuses unknown query parameters.',
     apply(s) {
-      const listPets = s.listPets;
-      s.listPets = async (req) => {
-        const denied = s.guard(req, 'listPets');
-        if (denied) return denied;
+      beforeListing(s, (req) => {
         const unknown = [...new URLSearchParams(req.query).keys()].filter(
           (name) => name !== 'limit' && name !== 'status',
         );
         return unknown.length > 0
           ? s.errorReply(400, 'invalid_parameter', `Unknown query parameter: ${unknown[0]}`)
-          : listPets(req);
-      };
+          : undefined;
+      });
     },
     probeSeedPets: 2,
     probe: async (t) => {

@@ -5,6 +5,7 @@ import { isJsonObject } from '../../json.ts';
 import { ok, refuse } from '../../service.ts';
 import { isPetStatus, type Pet } from '../../store.ts';
 import { type Answer, assertError, count, each, field, statusOf, valid } from '../probe.ts';
+import { beforeListing } from '../helpers.ts';
 import type { Variant } from '../types.ts';
 
 const SNAPSHOT_TTL_MS = 60_000;
@@ -275,10 +276,7 @@ export const listPetsFaults: Variant[] = [
     description:
       "Express's query parser (qs): limit or status named twice, or written limit[]=5 or status[a]=sold, arrives as an array or an object, and the handler's status.trim() throws a TypeError: 500 (after the key is checked). A parameter given once is read as the clean reference reads it.",
     apply(s) {
-      const listPets = s.listPets;
-      s.listPets = async (req) => {
-        const denied = s.guard(req, 'listPets');
-        if (denied) return denied;
+      beforeListing(s, (req) => {
         const names = req.query
           .split('&')
           .map((pair) => decodeURIComponent(pair.split('=')[0]!))
@@ -287,8 +285,8 @@ export const listPetsFaults: Variant[] = [
           (name, index) => name.includes('[') || names.indexOf(name) !== index,
         );
         if (structured) throw new TypeError('status.trim is not a function');
-        return listPets(req);
-      };
+        return undefined;
+      });
     },
     probeSeedPets: 3,
     probe: async (t) => {
