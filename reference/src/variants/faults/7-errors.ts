@@ -1,9 +1,10 @@
-// Section 7, Errors: faults in the Error body (its shape and its status field).
+// Section 7, Errors: faults in the Error body (its shape and its status field), and 5xx answers
+// no other rule covers (NO-5XX).
 import assert from 'node:assert/strict';
 import { isJsonObject } from '../../json.ts';
 import { refuse } from '../../service.ts';
-import { afterOperation, afterValidation, everyReply, without } from '../helpers.ts';
-import { assertError, field, statusOf } from '../probe.ts';
+import { afterOperation, afterValidation, beforeListing, everyReply, without } from '../helpers.ts';
+import { assertError, count, field, statusOf } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 /** A low surrogate no high one comes before: half a character, which some encoders fail on. */
@@ -176,6 +177,39 @@ export const errorFaults: Variant[] = [
         'b\ud800',
       );
       assert.equal((await t.get('/pets?status=sold')).status, 200);
+    },
+  },
+  {
+    name: 'list-query-array-500',
+    kind: 'fault',
+    breaks: 'NO-5XX',
+    description:
+      "Express's query parser (qs): limit or status named twice, or written limit[]=5 or status[a]=sold, arrives as an array or an object, and the handler's status.trim() throws a TypeError: 500 (after the key is checked). A parameter given once is read as the clean reference reads it.",
+    apply(s) {
+      beforeListing(s, (req) => {
+        const names = req.query
+          .split('&')
+          .map((pair) => decodeURIComponent(pair.split('=')[0]!))
+          .filter((name) => /^(limit|status)(\[|$)/.test(name));
+        const structured = names.some(
+          (name, index) => name.includes('[') || names.indexOf(name) !== index,
+        );
+        if (structured) throw new TypeError('status.trim is not a function');
+        return undefined;
+      });
+    },
+    probeSeedPets: 3,
+    probe: async (t) => {
+      for (const query of [
+        'status=sold&status=sold',
+        'limit[]=5',
+        'status[a]=sold',
+        'limit=1&limit=2',
+      ])
+        assert.equal(await statusOf(t.get(`/pets?${query}`)), 500);
+      assertError(await t.get('/pets?status[]=sold', {}), 401);
+      assert.equal(count(await t.get('/pets?limit=2&status=available')), 1);
+      assert.equal(count(await t.get('/pets?limits=2')), 3);
     },
   },
 ];
