@@ -157,6 +157,11 @@ export class Ask {
     return this.controls.api.createPet({ json: body }, { credentials });
   }
 
+  /** A create with a body of malformed JSON (`{`), with the key: what the target does when parsing fails. */
+  malformed(): Promise<ApiResponse> {
+    return this.once('malformed', () => this.controls.api.createPet({ raw: '{' }));
+  }
+
   /** The request that got `answer`, once more, exactly: as sent, or with the key or without. */
   again(answer: ApiResponse, credentials?: 'key' | 'none'): Promise<ApiResponse> {
     return this.controls.api.again(answer, credentials);
@@ -644,8 +649,10 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     id: 'create-body-rule',
     reads: 'status',
     when: 'a createPet body that is not a valid NewPet was answered with a 5xx or added, or one the document leaves open was answered with a 5xx',
+    control:
+      'for a 5xx to a body the document leaves open: the same operation with a body of malformed JSON ({)',
     implies:
-      'the requirement of the rule the body breaks (CREATE-400-BODY, -REQUIRED, -NAME-TYPE, -CATEGORYID-TYPE, -CATEGORYID-RANGE, -STATUS); a body the document leaves open (another media type, a byte order mark): NO-5XX',
+      'the requirement of the rule the body breaks (CREATE-400-BODY, -REQUIRED, -NAME-TYPE, -CATEGORYID-TYPE, -CATEGORYID-RANGE, -STATUS); a body the document leaves open (another media type, a byte order mark, a key given twice): a 5xx to malformed JSON too, the parsing fails whatever the body holds, CREATE-400-BODY; else NO-5XX',
     charges: [
       'CREATE-400-BODY',
       'CREATE-400-REQUIRED',
@@ -655,7 +662,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
       'CREATE-400-STATUS',
       'NO-5XX',
     ],
-    conclude: ({ answer, expected }) => {
+    conclude: async ({ answer, expected }, ask) => {
       if (answer.operation !== 'createPet' || !withKey(answer) || expected === '201') return;
       const body = readNewPetBody(answer.request);
       if (body.kind === 'invalid') {
@@ -665,6 +672,13 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
         };
       }
       if (body.kind === 'open' && is5xx(answer)) {
+        const malformed = await ask.malformed();
+        if (usable(malformed) && is5xx(malformed)) {
+          return {
+            charge: 'CREATE-400-BODY',
+            why: `status ${answer.status} to ${body.why}, and ${malformed.status} to a body of malformed JSON too: the body's parsing fails, whatever it holds`,
+          };
+        }
         return {
           charge: 'NO-5XX',
           why: `status ${answer.status} to ${body.why}: no 5xx, to any request`,
