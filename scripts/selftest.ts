@@ -15,7 +15,7 @@
  *
  * `--quick` (`npm run test:quick`): the static checks beside the mutation self-test of a sample
  * (SELFTEST_VARIANT=sample: the clean reference and one fault of each section), plus the targets
- * SELFTEST_VARIANT names, if any. About 20 seconds; `npm test` remains the whole proof.
+ * SELFTEST_VARIANT names, if any. About 45 seconds; `npm test` remains the whole proof.
  */
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
