@@ -191,4 +191,32 @@ export class Pets {
       this.floor.atLeast = Math.max(this.floor.atLeast, listed + missing);
     });
   }
+
+  /**
+   * A status of which the store holds at least `count` pets (at most 100): the one it holds most
+   * of, topped up with pets of it when it holds fewer (undefined in read-only mode, where none can
+   * be made).
+   */
+  async statusHolding(count: number): Promise<PetStatus | undefined> {
+    if (count > 100) throw new Error('statusHolding counts through one list of at most 100');
+    return base.step(`the store holds at least ${count} pets of one status`, async () => {
+      const lists = await together(
+        petStatuses.map((status) => this.api.listPets({ status, limit: 100 })),
+      );
+      for (const list of lists) await expect(list).toListPets({ as: 'LIST-200-PETS' });
+      const held = lists.map((list) => (list.json as unknown[]).length);
+      const most = held.indexOf(Math.max(...held));
+      const status = petStatuses[most]!;
+      const missing = count - held[most]!;
+      if (missing <= 0) return status;
+      if (this.api.options.readOnly) return undefined;
+      const worker = base.info().parallelIndex;
+      await together(
+        Array.from({ length: missing }, (_, index) =>
+          this.create(`of-${status}-${worker}-${index}`, { status }),
+        ),
+      );
+      return status;
+    });
+  }
 }
