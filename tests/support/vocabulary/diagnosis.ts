@@ -1021,21 +1021,28 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     id: 'short-filter-after-limit',
     reads: 'short',
     when: 'a filtered list leaves out a pet of its status that exists',
-    control: 'the same limit without the filter',
+    control: 'the same limit without the filter, and the filtered list again, side by side',
     implies:
-      'a full page whose pets of that status are exactly the filtered list: the filter is applied after the limit, LIST-STATUS-FILTER',
+      'a full page whose pets of that status are exactly the filtered list, as it was or as it is again beside the page (another client’s create between the list and the control moves the page): the filter is applied after the limit, LIST-STATUS-FILTER',
     charges: ['LIST-STATUS-FILTER'],
     conclude: async ({ answer, query, missing }, ask) => {
       if (query.status === undefined || missing.length === 0) return;
-      const page = await ask.list({ limit: query.limit });
+      const [page, again] = (await together([
+        ask.list({ limit: query.limit }),
+        ask.list({ status: query.status, limit: query.limit }),
+      ])) as [ApiResponse, ApiResponse];
       const firsts = isList(page) ? petsIn(page) : [];
-      const shown = idsIn(answer);
       const ofStatus = firsts.filter((pet) => pet.status === query.status);
-      if (
-        firsts.length === limitOf(query) &&
-        ofStatus.length === shown.size &&
-        ofStatus.every((pet) => shown.has(pet.id))
-      ) {
+      const isOfStatus = (shown: Set<bigint>) =>
+        ofStatus.length === shown.size && ofStatus.every((pet) => shown.has(pet.id));
+      // Again, short, and still without the pet: a correct filter lists every pet of a short list.
+      const shownAgain = isList(again) ? idsIn(again) : undefined;
+      const againAlike =
+        shownAgain !== undefined &&
+        shownAgain.size < limitOf(query) &&
+        !shownAgain.has(missing[0]!.id) &&
+        isOfStatus(shownAgain);
+      if (firsts.length === limitOf(query) && (isOfStatus(idsIn(answer)) || againAlike)) {
         return {
           charge: 'LIST-STATUS-FILTER',
           why: `status=${query.status} lists exactly the ${query.status} pets among the first ${limitOf(query)} of the unfiltered list, though pet ${missing[0]!.id} of that status exists: the filter is not applied before the limit`,
