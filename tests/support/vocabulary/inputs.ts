@@ -31,20 +31,29 @@ const invalid = <T>(requirement: RequirementId, why: string): Reading<T> => ({
   why,
 });
 
+/** The parameters of a request's query as sent, in order: each name and value percent-decoded. */
+function queryPairs(request: SentRequest): [name: string, value: string][] {
+  const query = request.path.split('?')[1];
+  if (!query) return [];
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  return query
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const [name = '', value = ''] = pair.split('=');
+      return [decoded(name), decoded(value)];
+    });
+}
+
 /** A query parameter of a list request as sent (percent-decoded), or undefined when absent. */
 export function queryParameter(request: SentRequest, name: string): string | undefined {
-  const query = request.path.split('?')[1];
-  if (query === undefined) return undefined;
-  for (const pair of query.split('&')) {
-    const [key, value = ''] = pair.split('=');
-    if (key !== name) continue;
-    try {
-      return decodeURIComponent(value);
-    } catch {
-      return value;
-    }
-  }
-  return undefined;
+  return queryPairs(request).find(([key]) => key === name)?.[1];
 }
 
 /** A list request's query as sent. */
@@ -69,18 +78,8 @@ export function listQueryOf(request: SentRequest): ListQuery {
  * and status, each at most once.
  */
 export function openQueryPart(request: SentRequest): string | undefined {
-  const query = request.path.split('?')[1];
-  if (!query) return undefined;
   const seen = new Set<string>();
-  for (const pair of query.split('&')) {
-    if (pair === '') continue;
-    const raw = pair.split('=')[0]!;
-    let name = raw;
-    try {
-      name = decodeURIComponent(raw);
-    } catch {
-      // kept as sent
-    }
+  for (const [name] of queryPairs(request)) {
     if (name !== 'limit' && name !== 'status') {
       return `the parameter ${JSON.stringify(name)}, which the document does not name`;
     }
