@@ -42,6 +42,7 @@ const proxyVariables = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'
  * itself: the user's name is no secret, and any run of 8 of its characters would be removed.
  */
 export function proxySecrets(value: string): string[] {
+  if (value === '') return [];
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
@@ -61,15 +62,25 @@ export function proxySecrets(value: string): string[] {
   return [password, url.password, basic];
 }
 
+const keysOf = new Map<string, readonly string[]>();
+
 /**
  * The keys of this run, from the variables the settings named (API_KEY at least), and the
  * credentials of the proxies in the environment.
  */
-export function runKeys(env: NodeJS.ProcessEnv = process.env): string[] {
+export function runKeys(env: NodeJS.ProcessEnv = process.env): readonly string[] {
   const names = (env.CONFORMANCE_SECRET_VARS ?? 'API_KEY').split(',').filter(Boolean);
-  const proxies = proxyVariables.flatMap((name) => proxySecrets((env[name] ?? '').trim()));
-  const values = [...names.map((name) => env[name] ?? ''), ...proxies];
-  return [...new Set(values.filter((key) => key !== ''))];
+  const named = names.map((name) => env[name] ?? '');
+  const proxies = proxyVariables.map((name) => (env[name] ?? '').trim());
+  // Asked for every string of every step a run reports: the keys are read again only when the
+  // variables they come from change (a proxy's URL is parsed once, not once per string).
+  const source = JSON.stringify([named, proxies]);
+  const known = keysOf.get(source);
+  if (known) return known;
+  const values = [...named, ...proxies.flatMap(proxySecrets)];
+  const keys = [...new Set(values.filter((key) => key !== ''))];
+  keysOf.set(source, keys);
+  return keys;
 }
 
 /** The forms in which a value could be written: as sent, URL-encoded, base64, JSON-escaped. */
