@@ -12,7 +12,11 @@
  * - targets whose answers are the interface's, garbled (issue 40): every body behind a byte order
  *   mark, a proxy's HTML page as the very first answer, lists that are always a page while a
  *   request without a key gets the interface's 401 Error. None is stopped as another service: the
- *   run goes on, and conformance.json names MEDIA-JSON with the preflight's answer.
+ *   run goes on, and conformance.json names MEDIA-JSON with the preflight's answer. What is judged
+ *   is each target's preflight line and verdicts, not a run's shape, so the three are targets of
+ *   one run (CONFORMANCE_TARGETS, the workers shared), each read from its own conformance.json:
+ *   three runs' start, and a worker after each failed check, spared. (The one-target shape of a
+ *   note the preflight hands the checks is limit=1's, above.)
  */
 import assert from 'node:assert/strict';
 import {
@@ -23,8 +27,9 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:http';
+import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,10 +68,28 @@ function assertRecorded(summary: Summary, requirement: string, answer: RegExp, w
   assert.match(test.exchanges ?? '', /repeat: curl -i -X GET "\$BASE_URL"'\/pets\?limit=1'/);
 }
 
+/**
+ * A target whose lists are always a page, while a request without a key gets the interface's 401
+ * Error.
+ */
+function startPageAnd401(): Promise<Server> {
+  const error = JSON.stringify({ code: 'unauthorized', message: 'no key', status: 401 });
+  const server = createServer((req, res) => {
+    if (req.headers.authorization === undefined) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(error);
+    } else {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>Welcome</p>');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
 describe('the preflight records what it meets, in every run shape', { concurrency: true }, () => {
   let dir: string;
   const references: Record<string, ReferenceHandle> = {};
+  let pageAnd401: Server;
   before(async () => {
+    pageAnd401 = await startPageAnd401();
     dir = mkdtempSync(join(tmpdir(), 'conformance-preflight-'));
     for (const variant of [
       'list-wrapped',
@@ -79,6 +102,8 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
     }
   });
   after(async () => {
+    pageAnd401.close();
+    pageAnd401.closeAllConnections();
     await Promise.all(Object.values(references).map((reference) => reference.close()));
     rmSync(dir, { recursive: true, force: true });
   });
@@ -186,33 +211,96 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
   });
 
   /**
-   * A garbled target's run (the checks `grep` picks): it goes on past the preflight, whose line
-   * says why (`line`), and MEDIA-JSON fails with the preflight's answer (`answer`) among its
-   * failures.
+   * The garbled targets, each with the checks its test reads (the tags of `grep`), in one run of
+   * several (CONFORMANCE_TARGETS), started by the first test that reads it. The run's one worker
+   * checks each in turn (CONFORMANCE_SHARE_WORKERS; `--grep` picks each target's checks by its
+   * name, the title of its group), and MEDIA-JSON, which each must fail, is in a baseline: a failed
+   * check charged to it keeps the worker instead of starting another. A baseline changes no
+   * verdict (the gate's exit code alone, which no test here reads): conformance.json still says
+   * failed, and any other failure is a failure.
    */
-  async function garbledRun(
-    baseUrl: string,
-    grep: string,
-    line: RegExp,
-    answer: RegExp,
-  ): Promise<Summary> {
-    const run = await runSuite(['--grep', grep], { ...quiet, BASE_URL: baseUrl });
-    assert.match(run.output, line, shown(run));
+  const garbled: Record<string, { baseUrl: () => string; grep: string }> = {
+    'json-bom': {
+      baseUrl: () => references['json-bom']!.baseUrl,
+      grep: '@MEDIA-JSON|@LIST-200-PETS',
+    },
+    'proxy-html-some-answers': {
+      baseUrl: () => references['proxy-html-some-answers']!.baseUrl,
+      grep: '@MEDIA-JSON',
+    },
+    'page-and-401': {
+      baseUrl: () => `http://127.0.0.1:${(pageAnd401.address() as AddressInfo).port}/api/v1`,
+      grep: '@MEDIA-JSON',
+    },
+  };
+  let garbledRun: Promise<{ output: string; summaries: Map<string, Summary> }> | undefined;
+  async function runGarbled(): Promise<{ output: string; summaries: Map<string, Summary> }> {
+    const names = Object.keys(garbled);
+    const targetsFile = join(dir, 'garbled-targets.json');
+    writeFileSync(
+      targetsFile,
+      JSON.stringify(
+        names.map((name) => ({
+          name,
+          baseUrl: garbled[name]!.baseUrl(),
+          apiKeyEnv: 'PFS_API_KEY',
+        })),
+      ),
+    );
+    const baselineFile = join(dir, 'garbled-baseline.json');
+    writeFileSync(
+      baselineFile,
+      JSON.stringify({
+        failures: [
+          { requirement: 'MEDIA-JSON', reason: 'each garbled target fails it: worker kept' },
+        ],
+      }),
+    );
+    const reports = join(dir, 'garbled');
+    const grep = names.map((name) => ` ${name} .*(?:${garbled[name]!.grep})`).join('|');
+    const run = await runSuite(
+      ['--grep', grep],
+      {
+        ...quiet,
+        API_KEY: '',
+        PFS_API_KEY: apiKey,
+        CONFORMANCE_TARGETS: targetsFile,
+        CONFORMANCE_SHARE_WORKERS: '1',
+        CONFORMANCE_BASELINE: baselineFile,
+      },
+      { dir: reports },
+    );
+    const summaries = new Map<string, Summary>();
+    for (const name of names) {
+      const file = join(reports, 'targets', name, 'conformance.json');
+      if (existsSync(file)) summaries.set(name, read(file));
+    }
+    return { output: run.output, summaries };
+  }
+
+  /**
+   * A garbled target, of the run above: it went on past the preflight, whose line (the target's
+   * own) says why (`line`), and MEDIA-JSON failed with the preflight's answer (`answer`) among its
+   * failures. No target of the run was stopped as another service.
+   */
+  async function garbledTarget(name: string, line: RegExp, answer: RegExp): Promise<Summary> {
+    const run = await (garbledRun ??= runGarbled());
+    assert.match(run.output, new RegExp(`^${name}: Preflight: .*${line.source}`, 'm'), shown(run));
     assert.doesNotMatch(run.output, /not this interface|Preflight failed/, shown(run));
-    assert.ok(run.summary, `conformance.json written${shown(run)}`);
-    assert.equal(verdictOf(run.summary, 'MEDIA-JSON'), 'failed', shown(run));
-    const failures = run.summary.requirements.find((item) => item.id === 'MEDIA-JSON')!.failures;
+    const summary = run.summaries.get(name);
+    assert.ok(summary, `${name}: conformance.json written${shown(run)}`);
+    assert.equal(verdictOf(summary, 'MEDIA-JSON'), 'failed', shown(run));
+    const failures = summary.requirements.find((item) => item.id === 'MEDIA-JSON')!.failures;
     const preflight = failures.find((failure) => /met by the preflight/.test(failure.message));
     assert.ok(preflight, `the preflight's answer among MEDIA-JSON's failures${shown(run)}`);
     assert.match(preflight.message, /GET \S+\/pets\?limit=1 \(Authorization: Bearer <API_KEY>\)/);
     assert.match(preflight.message, answer);
-    return run.summary;
+    return summary;
   }
 
   test('a target whose every body starts with a byte order mark is checked, and fails MEDIA-JSON', async () => {
-    const summary = await garbledRun(
-      references['json-bom']!.baseUrl,
-      '@MEDIA-JSON|@LIST-200-PETS',
+    const summary = await garbledTarget(
+      'json-bom',
       /answered 200 in \d+ ms\. Its body is not JSON, but the interface's answer: MEDIA-JSON is charged with it, and the run goes on \(the body is not JSON \([^\n]*\): JSON after a byte order mark \(EF BB BF\)/,
       /JSON after a byte order mark/,
     );
@@ -222,35 +310,18 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
   });
 
   test("a proxy's page as the first answer: asked once more, the list comes, and the run goes on", async () => {
-    await garbledRun(
-      references['proxy-html-some-answers']!.baseUrl,
-      '@MEDIA-JSON',
+    await garbledTarget(
+      'proxy-html-some-answers',
       /MEDIA-JSON is charged with it, and the run goes on \(the body is not JSON \([^\n]*\); the same request, sent again, was answered with the list\)/,
       /Received: 200 text\/html[\s\S]*<title>Sign in<\/title>/,
     );
   });
 
   test('lists that are always a page, a 401 Error without a key: the interface, garbled', async () => {
-    const error = JSON.stringify({ code: 'unauthorized', message: 'no key', status: 401 });
-    const server = createServer((req, res) => {
-      if (req.headers.authorization === undefined) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(error);
-      } else {
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>Welcome</p>');
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
-      await garbledRun(
-        `http://127.0.0.1:${port}/api/v1`,
-        '@MEDIA-JSON',
-        /; the request without a key was answered 401 with an Error: the interface answers at this address\)/,
-        /Received: 200 text\/html/,
-      );
-    } finally {
-      server.close();
-      server.closeAllConnections();
-    }
+    await garbledTarget(
+      'page-and-401',
+      /; the request without a key was answered 401 with an Error: the interface answers at this address\)/,
+      /Received: 200 text\/html/,
+    );
   });
 });

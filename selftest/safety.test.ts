@@ -12,10 +12,18 @@
  * - the inputs a store may keep are sent after every other check, with four workers too, and
  *   CONFORMANCE_SHARED_STORE=1 leaves them out, the report saying which requirements and why.
  *
- * The runs are independent: they all start at once and `inSlot` lets a few run at a time.
+ * A run that stops (a configuration error, a preflight stop) is a run of one target: what the user
+ * sees of a whole run is its point. The checks that judge one target's answers (the hostile
+ * answers, a TLS certificate accepted) are targets of a run of several instead
+ * (CONFORMANCE_TARGETS, the workers shared), each read from its own conformance.json: its
+ * verdicts, its tests and the exit code it earns (its gate), as a run of its own would report
+ * them. Each Playwright run costs seconds of CPU before its first request, and so does each worker.
+ *
+ * The runs are independent (a run of several targets serves each test that reads it): they all
+ * start at once and `inSlot` lets a few run at a time.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +44,11 @@ import { type SuiteRun, type TestOutcome, runSuite as runSuiteNow } from './supp
 const apiKey = 'safety-key-4e1f9c2ab7';
 /** The check each run against a hostile answer makes: one unauthenticated getPet. */
 const oneRequest = ['--grep', '@AUTH-BEFORE-EXISTENCE'];
+/**
+ * A run that needs only its preflight: no test matches, and Playwright passes a run of none (the
+ * suite keeps Playwright's status when no test ran), so no worker is started after globalSetup.
+ */
+const preflightOnly = ['--grep', 'no check has this title', '--pass-with-no-tests'];
 
 /** What these runs share; every other setting as support/playwright.ts leaves it (one worker). */
 const baseEnv: Record<string, string> = {
@@ -51,11 +64,11 @@ const baseEnv: Record<string, string> = {
  */
 const hangTimeout = { CONFORMANCE_REQUEST_TIMEOUT_MS: '1000' };
 /**
- * The request bound of the run of six hostile targets at once: beside two other files a local
- * answer took more than a second (a preflight 520 ms), and a bound of 1 s then cut an answer that
- * came, blocking a check that had its answer to judge.
+ * The request bound of the run of the hostile targets: beside two other files a local answer took
+ * more than a second (a preflight 520 ms), and a bound of 1 s then cut an answer that came,
+ * blocking a check that had its answer to judge.
  */
-const sixTargetsTimeout = { CONFORMANCE_REQUEST_TIMEOUT_MS: '5000' };
+const hostileTimeout = { CONFORMANCE_REQUEST_TIMEOUT_MS: '5000' };
 
 /** At most this many suite runs at once: enough to overlap waits, few enough for two cores. */
 const slots = { free: 4, waiting: [] as (() => void)[] };
@@ -72,9 +85,16 @@ async function inSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `playwright test` with the suite's own configuration, as a user runs it. */
-function runSuite(args: string[], env: Record<string, string>): Promise<SuiteRun> {
-  return inSlot(() => runSuiteNow(args, { ...baseEnv, ...env }, { timeoutMs: 90_000 }));
+/**
+ * `playwright test` with the suite's own configuration, as a user runs it; killed after
+ * `timeoutMs`.
+ */
+function runSuite(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+): Promise<SuiteRun> {
+  return inSlot(() => runSuiteNow(args, { ...baseEnv, ...env }, { timeoutMs }));
 }
 
 const shown = (run: SuiteRun) =>
@@ -91,6 +111,68 @@ function assertStoppedOnce(run: SuiteRun, title: string, message: RegExp): void 
   assert.doesNotMatch(run.output, /^\s+at .+:\d+/m, `no stack trace${shown(run)}`);
   assert.deepEqual(keyIn(run.output), [], `the key is never printed${shown(run)}`);
   assert.equal(run.tests.length, 0, `no test ran${shown(run)}`);
+}
+
+/** A run of several targets, and each target's summary (its conformance.json). */
+interface TargetsRun {
+  run: SuiteRun;
+  summaryOf(name: string): Summary;
+}
+
+/**
+ * `oneRequest` against several targets in one run (CONFORMANCE_TARGETS), each target's summary
+ * read. The workers are shared (CONFORMANCE_SHARE_WORKERS): the run's one worker checks each
+ * target in turn, where a project per target starts a worker each (Playwright lends none from one
+ * project to another). A check that fails in Playwright's terms ends its worker, and another is
+ * started for the rest: such targets come last. (A requirement charged without failing the check,
+ * or a check blocked, keeps it.)
+ */
+async function runTargets(
+  targets: { name: string; baseUrl: string }[],
+  env: Record<string, string>,
+): Promise<TargetsRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-targets-'));
+  const targetsFile = join(dir, 'targets.json');
+  writeFileSync(
+    targetsFile,
+    JSON.stringify(targets.map((target) => ({ ...target, apiKeyEnv: 'SAFETY_API_KEY' }))),
+  );
+  try {
+    const run = await runSuite(
+      oneRequest,
+      {
+        CONFORMANCE_TARGETS: targetsFile,
+        CONFORMANCE_SHARE_WORKERS: '1',
+        SAFETY_API_KEY: apiKey,
+        API_KEY: '',
+        CONFORMANCE_REPORT_DIR: join(dir, 'reports'),
+        ...env,
+      },
+      // Killed no sooner than the bound the hostile answers' test allows a run of several.
+      150_000,
+    );
+    const summaries = new Map<string, Summary>();
+    for (const { name } of targets) {
+      const file = join(dir, 'reports', 'targets', name, 'conformance.json');
+      if (existsSync(file)) summaries.set(name, JSON.parse(readFileSync(file, 'utf8')) as Summary);
+    }
+    return {
+      run,
+      summaryOf(name) {
+        const summary = summaries.get(name);
+        assert.ok(summary, `${name}: conformance.json written${shown(run)}`);
+        return summary;
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `start`, run once, by the first test that asks (after `before`): its result for each. */
+function once<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () => (started ??= start());
 }
 
 /** A local port with nothing listening on it. */
@@ -216,7 +298,8 @@ const unusableTargets: [string, () => Promise<string> | string, RegExp, number?]
  * Answers after a successful preflight: each one, met by the one check of the run (an
  * unauthenticated getPet), must fail the requirement it breaks, with a message that says what
  * happened. An answer that never comes, or comes broken, is its operation's (getPet's): the
- * check that met it is blocked, not failed.
+ * check that met it is blocked, not failed. (In this order, the targets of one run: the one whose
+ * check fails in Playwright's terms, the redirect loop, comes last, see runTargets.)
  */
 const hostileAnswers: [behaviour: string, requirement: string, message: RegExp][] = [
   ['not-json', 'MEDIA-JSON', /the body is not JSON/],
@@ -226,14 +309,58 @@ const hostileAnswers: [behaviour: string, requirement: string, message: RegExp][
     'GET-200-PET',
     /no usable answer \(getPet\): the connection closed before the whole answer arrived \(truncated answer\)/,
   ],
+  ['reset', 'GET-200-PET', /no usable answer \(getPet\): the connection was reset by the target/],
+  ['hang', 'GET-200-PET', /no usable answer \(getPet\): no answer within 5000 ms/],
   [
     'redirect-loop',
     'AUTH-BEFORE-EXISTENCE',
     /302 no Content-Type after \d+ ms, a redirect to \/after-preflight-redirect-loop\/v1\/pets\/-9223372036854775807, to itself: a redirect loop \(not followed\)/,
   ],
-  ['reset', 'GET-200-PET', /no usable answer \(getPet\): the connection was reset by the target/],
-  ['hang', 'GET-200-PET', /no usable answer \(getPet\): no answer within 5000 ms/],
 ];
+
+/** The targets of the self-signed server's conformant answers, its certificate accepted. */
+const trustedTls = 'tls-trusted-ca';
+const insecureTls = 'tls-insecure';
+
+/**
+ * The hostile answers, and a certificate trusted through NODE_EXTRA_CA_CERTS (which no plain
+ * http target meets): one run.
+ */
+const hostileRun = once(() =>
+  runTargets(
+    [
+      { name: trustedTls, baseUrl: selfSigned.baseUrl('after-preflight-conformant') },
+      ...hostileAnswers.map(([behaviour]) => ({
+        name: behaviour,
+        baseUrl: hostile.baseUrl(`after-preflight-${behaviour}`),
+      })),
+    ],
+    {
+      // caFile is written before the tests run, after they are declared.
+      NODE_EXTRA_CA_CERTS: caFile,
+      // One setting for the run: the target that hangs needs it, the others answer at once.
+      ...hostileTimeout,
+      // A test's own bound far above the one below: a hang that only the test's timeout ended
+      // would outlast it, whatever the machine's load.
+      CONFORMANCE_TEST_TIMEOUT_MS: '300000',
+    },
+  ),
+);
+
+/**
+ * CONFORMANCE_INSECURE_TLS=1 (which accepts any certificate, so not in the run above), and the
+ * body of 30 MB, whose request bound (reading 30 MB can take more than a second on a busy machine)
+ * the hang above would wait out: one run, the failing one last.
+ */
+const insecureRun = once(() =>
+  runTargets(
+    [
+      { name: insecureTls, baseUrl: selfSigned.baseUrl('after-preflight-conformant') },
+      { name: 'huge', baseUrl: hostile.baseUrl('after-preflight-huge') },
+    ],
+    { CONFORMANCE_INSECURE_TLS: '1', CONFORMANCE_REQUEST_TIMEOUT_MS: '20000' },
+  ),
+);
 
 // One suite whose tests run concurrently, so that every run is started at once (see inSlot);
 // the longest runs are declared first.
@@ -242,11 +369,8 @@ describe('safety against real environments', { concurrency: true }, () => {
     const reference = await startReference({ apiKey, seedPets: 50 });
     const proxy = await startCountingProxy(reference.baseUrl);
     try {
-      const run = await runSuite([], {
-        BASE_URL: proxy.baseUrl,
-        CONFORMANCE_READONLY: '1',
-        CONFORMANCE_WORKERS: '2',
-      });
+      // One worker (baseEnv): a second costs its start, and on two cores ends no sooner.
+      const run = await runSuite([], { BASE_URL: proxy.baseUrl, CONFORMANCE_READONLY: '1' });
       assert.equal(run.exitCode, 0, shown(run));
       assert.equal(proxy.counts.POST ?? 0, 0, 'no create request reached the target');
       assert.match(run.output, /Read-only mode \(CONFORMANCE_READONLY=1\)/);
@@ -380,11 +504,13 @@ describe('safety against real environments', { concurrency: true }, () => {
     const reference = await startReference({ apiKey });
     const proxy = await startCountingProxy(reference.baseUrl);
     try {
-      const creating = '@PET-ID-UNIQUE|@CREATE-201-PET|@NEWPET-CATEGORYID-INT64';
-      const run = await runSuite(['--grep', creating], {
+      // Two checks that each ask for more than the budget (20 pets created at once; a property's
+      // creates in flight), one per worker, at the same time: a budget per worker would let 10
+      // through. (Each failed check ends its worker: more checks, more workers to start.)
+      const run = await runSuite(['--grep', '@PET-ID-UNIQUE'], {
         BASE_URL: proxy.baseUrl,
         CONFORMANCE_MAX_PETS: '5',
-        CONFORMANCE_WORKERS: '3',
+        CONFORMANCE_WORKERS: '2',
       });
       assert.equal(run.exitCode, 1, shown(run));
       const creates = proxy.counts.POST ?? 0;
@@ -475,7 +601,7 @@ describe('safety against real environments', { concurrency: true }, () => {
   }
 
   test('preflight: the bundled reference is checked once its server is up', async () => {
-    const run = await runSuite(oneRequest, { BASE_URL: '', API_KEY: '' });
+    const run = await runSuite(preflightOnly, { BASE_URL: '', API_KEY: '' });
     assert.equal(run.exitCode, 0, shown(run));
     assert.match(
       run.output,
@@ -483,65 +609,35 @@ describe('safety against real environments', { concurrency: true }, () => {
     );
   });
 
-  // All at once: one run, one target per behaviour (CONFORMANCE_TARGETS).
+  // All at once: one run, one target per behaviour (hostileRun).
   test('hostile answers: each fails its requirement with what happened, in bounded time', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-hostile-'));
-    const targetsFile = join(dir, 'targets.json');
-    writeFileSync(
-      targetsFile,
-      JSON.stringify(
-        hostileAnswers.map(([behaviour]) => ({
-          name: behaviour,
-          baseUrl: hostile.baseUrl(`after-preflight-${behaviour}`),
-          apiKeyEnv: 'SAFETY_API_KEY',
-        })),
-      ),
-    );
-    try {
-      const run = await runSuite(oneRequest, {
-        CONFORMANCE_TARGETS: targetsFile,
-        SAFETY_API_KEY: apiKey,
-        API_KEY: '',
-        CONFORMANCE_REPORT_DIR: join(dir, 'reports'),
-        // One setting for the run: the target that hangs needs it, the others answer at once.
-        ...sixTargetsTimeout,
-        // A test's own bound far above the one below: a hang that only the test's timeout ended
-        // would outlast it, whatever the machine's load.
-        CONFORMANCE_TEST_TIMEOUT_MS: '300000',
-      });
-      assert.equal(run.exitCode, 1, shown(run));
-      assert.deepEqual(keyIn(run.output), [], `the key is never printed${shown(run)}`);
-      // Six targets at once, on a machine busy with the other cases of this file and two other
-      // files (65 s seen): ended by the request's bound of 5 s, not by a test's.
-      assert.ok(run.durationMs < 150_000, `done after ${run.durationMs} ms`);
-      for (const [behaviour, requirement, message] of hostileAnswers) {
-        const summary = JSON.parse(
-          readFileSync(join(dir, 'reports', 'targets', behaviour, 'conformance.json'), 'utf8'),
-        ) as Summary;
-        const failed = summary.requirements.find((item) => item.id === requirement);
-        assert.equal(failed?.verdict, 'failed', `${behaviour}: ${requirement}${shown(run)}`);
-        assert.match(failed!.failures.map((failure) => failure.message).join('\n'), message);
-        // No usable answer: the operation's failure, and the check that met it blocked by it.
-        if (requirement === 'GET-200-PET') {
-          const check = summary.requirements.find((item) => item.id === 'AUTH-BEFORE-EXISTENCE');
-          assert.equal(check?.verdict, 'blocked', `${behaviour}: the check is blocked`);
-        }
+    const { run, summaryOf } = await hostileRun();
+    assert.equal(run.exitCode, 1, shown(run));
+    assert.deepEqual(keyIn(run.output), [], `the key is never printed${shown(run)}`);
+    // Seven targets at once, on a machine busy with the other cases of this file and two other
+    // files (65 s seen for six): ended by the request's bound of 5 s, not by a test's.
+    assert.ok(run.durationMs < 150_000, `done after ${run.durationMs} ms`);
+    for (const [behaviour, requirement, message] of hostileAnswers) {
+      const summary = summaryOf(behaviour);
+      const failed = summary.requirements.find((item) => item.id === requirement);
+      assert.equal(failed?.verdict, 'failed', `${behaviour}: ${requirement}${shown(run)}`);
+      assert.match(failed!.failures.map((failure) => failure.message).join('\n'), message);
+      // No usable answer: the operation's failure, and the check that met it blocked by it.
+      if (requirement === 'GET-200-PET') {
+        const check = summary.requirements.find((item) => item.id === 'AUTH-BEFORE-EXISTENCE');
+        assert.equal(check?.verdict, 'blocked', `${behaviour}: the check is blocked`);
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
   test('hostile answer: a body of 30 MB is refused, not parsed', async () => {
-    const run = await runSuite(oneRequest, {
-      BASE_URL: hostile.baseUrl('after-preflight-huge'),
-      // Reading 30 MB can take more than a second on a busy machine.
-      CONFORMANCE_REQUEST_TIMEOUT_MS: '20000',
-    });
+    const { run, summaryOf } = await insecureRun();
+    const summary = summaryOf('huge');
+    // The run fails, and so would a run of this target alone (the exit code its gate earns).
     assert.equal(run.exitCode, 1, shown(run));
+    assert.equal(summary.gate.code, 1, `${summary.gate.why}${shown(run)}`);
     assert.match(
-      run.summary?.requirements.find((item) => item.id === 'GET-200-PET')?.failures[0]?.message ??
-        '',
+      summary.requirements.find((item) => item.id === 'GET-200-PET')?.failures[0]?.message ?? '',
       /the answer was larger than 10000000 bytes \(401, more than 10000000 bytes of body were sent; the suite stopped reading it\); CONFORMANCE_MAX_RESPONSE_BYTES/,
       shown(run),
     );
@@ -550,28 +646,24 @@ describe('safety against real environments', { concurrency: true }, () => {
 
   // The response guard ends TLS and verifies the target itself: with Node's CAs and
   // NODE_EXTRA_CA_CERTS, for the name in BASE_URL, not by accepting every certificate.
-  for (const [how, env] of [
+  for (const [how, name, targetsRun] of [
     [
       'a self-signed certificate is accepted with CONFORMANCE_INSECURE_TLS=1',
-      () => ({ CONFORMANCE_INSECURE_TLS: '1' }),
+      insecureTls,
+      insecureRun,
     ],
-    [
-      'a certificate trusted through NODE_EXTRA_CA_CERTS is accepted',
-      // caFile is written before the tests run, after they are declared.
-      () => ({ NODE_EXTRA_CA_CERTS: caFile }),
-    ],
+    ['a certificate trusted through NODE_EXTRA_CA_CERTS is accepted', trustedTls, hostileRun],
   ] as const) {
     test(`TLS: ${how}`, async () => {
-      const run = await runSuite(oneRequest, {
-        BASE_URL: selfSigned.baseUrl('after-preflight-conformant'),
-        ...env(),
-      });
-      assert.equal(run.exitCode, 0, shown(run));
+      const { run, summaryOf } = await targetsRun();
+      const summary = summaryOf(name);
+      // Its one check passed, and a run of this target alone would exit 0 (its gate).
       assert.deepEqual(
-        run.tests.map((outcome) => outcome.outcome),
+        summary.tests.map((record) => record.status),
         ['passed'],
         shown(run),
       );
+      assert.equal(summary.gate.code, 0, `${summary.gate.why}${shown(run)}`);
     });
   }
 
