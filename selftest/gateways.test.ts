@@ -10,8 +10,18 @@
  * - A 503 without Retry-After that comes back on the fourth send is judged: a 5xx of the target's.
  * - A cold start: the first answer takes 8 s; the run waits for it, says how long it took, and
  *   passes.
+ * The four gateways the suite passes are checked in one run of the suite (CONFORMANCE_TARGETS),
+ * each in front of a reference of its own, the run's two workers checking each of them side by
+ * side (CONFORMANCE_SHARE_WORKERS), as two workers checked each rate limiter in a run of its own:
+ * a run per gateway cost three more runners and four more workers. Its exit code is 0 only if
+ * every one passed; each test reads its target's summary, its lines of the output and its
+ * gateway's counts. The two runs that must fail are runs of their own, beside it, each of its
+ * requirement's own check (the other checks of its tag fail too, and each failure costs a worker).
  */
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
 import {
@@ -30,24 +40,24 @@ import {
   retryDelayMs,
   throttleStatusReason,
 } from '../tests/support/http/throttle.ts';
+import type { Summary } from '../tests/support/reporting/summary.ts';
 import { type HostileTarget, startHostileTarget } from './support/hostile-targets.ts';
-import { type SuiteRun, runSuite } from './support/playwright.ts';
+import { type ProcessResult, type SuiteRun, runSuite } from './support/playwright.ts';
 
 const apiKey = 'gw-key-5e2a9c41';
 /** The most requests a run may have refused: one in five of those it sent. */
 const REFUSED_BOUND = 0.2;
 
-const shown = (run: SuiteRun) =>
+const shown = (run: ProcessResult) =>
   `\n--- exit ${run.exitCode}, ${run.durationMs} ms ---\n${run.output.slice(-4000)}`;
 
-/** The whole suite through a gateway with this rule, in front of the reference (or `behind`). */
+/** The whole suite through a gateway with this rule, in front of the reference. */
 async function throughGateway(
   rule: GatewayRule,
   env: Record<string, string> = {},
   args: string[] = [],
-  behind: ReferenceHandle = reference,
 ): Promise<{ run: SuiteRun; gateway: Gateway }> {
-  const gateway = await startGateway(behind.baseUrl, rule);
+  const gateway = await startGateway(reference.baseUrl, rule);
   try {
     const run = await runSuite(args, {
       BASE_URL: gateway.baseUrl,
@@ -63,16 +73,109 @@ async function throughGateway(
   }
 }
 
-/** The run passed whole, and refused at most one request in five, by its count and the gateway's. */
-function assertPacedPass(run: SuiteRun, gateway: Gateway, status: number): void {
+/** The gateways the suite passes, each a target of the one run, by its name there. */
+const conformantGateways = {
+  'body-limit-1k': bodyLimit(1024),
+  'rate-limit-429': tokenBucket(40, 10, tooManyRequests),
+  'shedding-503': tokenBucket(40, 10, shedding),
+  'cold-start': coldStart(8000),
+} satisfies Record<string, GatewayRule>;
+type GatewayName = keyof typeof conformantGateways;
+
+interface GatewaysRun {
+  run: ProcessResult;
+  /** Each target's summary (undefined if the run wrote none) and its gateway, with its counts. */
+  targets: Record<GatewayName, { summary?: Summary; gateway: Gateway }>;
+}
+
+/**
+ * The whole suite against every gateway of `conformantGateways`, in one run: each in front of a
+ * fresh store of its own (a store that earlier runs filled leaves completeness undecided, and the
+ * targets write at once), the run's two workers checking every target.
+ */
+async function runConformantGateways(): Promise<GatewaysRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-gateways-'));
+  const stores: ReferenceHandle[] = [];
+  const gateways: Partial<Record<GatewayName, Gateway>> = {};
+  try {
+    for (const [name, rule] of Object.entries(conformantGateways)) {
+      const store = await startReference({ apiKey, seedPets: 120 });
+      stores.push(store);
+      gateways[name as GatewayName] = await startGateway(store.baseUrl, rule);
+    }
+    const targetsFile = join(dir, 'targets.json');
+    writeFileSync(
+      targetsFile,
+      JSON.stringify(
+        Object.entries(gateways).map(([name, gateway]) => ({
+          name,
+          baseUrl: gateway.baseUrl,
+          apiKeyEnv: 'API_KEY',
+        })),
+      ),
+    );
+    const run = await runSuite(
+      [],
+      {
+        CONFORMANCE_TARGETS: targetsFile,
+        API_KEY: apiKey,
+        CONFORMANCE_REPORTS: 'none',
+        FC_SEED: '20261126',
+        CI: '1',
+        // Two workers share each target's pace, as in a run of that target alone with two; one
+        // pair of workers for the four targets, not a project (and workers) each.
+        CONFORMANCE_SHARE_WORKERS: '1',
+        CONFORMANCE_WORKERS: '2',
+      },
+      { dir },
+    );
+    const targets = {} as GatewaysRun['targets'];
+    for (const [name, gateway] of Object.entries(gateways)) {
+      const file = join(dir, 'targets', name, 'conformance.json');
+      targets[name as GatewayName] = {
+        gateway,
+        ...(existsSync(file) ? { summary: JSON.parse(readFileSync(file, 'utf8')) as Summary } : {}),
+      };
+    }
+    return { run, targets };
+  } finally {
+    for (const gateway of Object.values(gateways)) await gateway.close();
+    for (const store of stores) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The one run the tests of those gateways read, started by the first that asks. */
+let conformantRun: Promise<GatewaysRun> | undefined;
+
+/** One gateway's target of the shared run: the run passed whole, and this target with it. */
+async function passedTarget(
+  name: GatewayName,
+): Promise<{ run: ProcessResult; summary: Summary; gateway: Gateway }> {
+  const { run, targets } = await (conformantRun ??= runConformantGateways());
+  const { summary, gateway } = targets[name];
+  // The run's exit code is 0 only if every target passed: each test asks it of its own.
   assert.equal(run.exitCode, 0, shown(run));
-  const summary = run.summary!;
-  assert.equal(summary.verdict, 'conformant', shown(run));
+  assert.equal(summary?.verdict, 'conformant', `${name}${shown(run)}`);
+  return { run, summary, gateway };
+}
+
+/**
+ * The target passed, and refused at most one request in five, by its count and the gateway's;
+ * the run's closing lines say so for it.
+ */
+function assertPacedPass(
+  name: GatewayName,
+  run: ProcessResult,
+  summary: Summary,
+  gateway: Gateway,
+  status: number,
+): void {
   const refusedByGateway = gateway.counts.own[status] ?? 0;
   const share = summary.throttled / summary.requests;
   console.log(
     `${status}: ${summary.throttled} of ${summary.requests} requests refused (${(share * 100).toFixed(1)}%; ` +
-      `the gateway refused ${refusedByGateway} of ${gateway.counts.requests}), ${(run.durationMs / 1000).toFixed(1)} s`,
+      `the gateway refused ${refusedByGateway} of ${gateway.counts.requests}), ${(run.durationMs / 1000).toFixed(1)} s (the run of four gateways)`,
   );
   assert.ok(summary.throttled > 0, `the gateway refused some${shown(run)}`);
   assert.equal(summary.refusedShare, Number(share.toFixed(3)), shown(run));
@@ -82,7 +185,7 @@ function assertPacedPass(run: SuiteRun, gateway: Gateway, status: number): void 
   assert.match(
     run.output,
     new RegExp(
-      `Requests sent: ${summary.requests}, ${summary.throttled} of them refused \\(\\d+\\.\\d%;`,
+      `${name}: Requests sent: ${summary.requests}, ${summary.throttled} of them refused \\(\\d+\\.\\d%;`,
     ),
   );
 }
@@ -98,17 +201,23 @@ after(async () => {
   await hostile.close();
 });
 
-describe('gateways in front of a conformant target', () => {
+// The tests run at once: the two that must fail run beside the run of the four gateways (the 503
+// without Retry-After mostly waits), which each of the others reads.
+describe('gateways in front of a conformant target', { concurrency: true }, () => {
   test('a gateway that answers 413 with an HTML page to every body over 1 KB: the suite passes', async () => {
-    const { run, gateway } = await throughGateway(bodyLimit(1024));
-    assert.equal(run.exitCode, 0, shown(run));
-    assert.equal(run.summary?.verdict, 'conformant', shown(run));
+    const { gateway } = await passedTarget('body-limit-1k');
     assert.ok((gateway.counts.own[413] ?? 0) > 0, `some bodies were refused for their size`);
   });
 
   test('a 413 to a body no larger than the suite’s own NewPets is no size limit: CREATE-201-PET fails', async () => {
     // 64 bytes: below the suite's ordinary NewPet (a 40-byte name), which a target must take.
-    const { run } = await throughGateway(bodyLimit(64), {}, ['--grep', '@CREATE-201-PET']);
+    // CREATE-201-PET's own check alone: the others of that tag (hostile bodies) fail too, and
+    // Playwright starts a worker again after each failure.
+    const { run } = await throughGateway(bodyLimit(64), {}, [
+      'tests/createPet.spec.ts',
+      '--grep',
+      '@CREATE-201-PET',
+    ]);
     assert.notEqual(run.exitCode, 0, shown(run));
     const create = run.summary?.requirements.find((item) => item.id === 'CREATE-201-PET');
     assert.equal(create?.verdict, 'failed', shown(run));
@@ -116,23 +225,21 @@ describe('gateways in front of a conformant target', () => {
   });
 
   test('a rate limiter whose 429 names no time: backed off, paced, passed, at most one in five refused', async () => {
-    const { run, gateway } = await throughGateway(tokenBucket(40, 10, tooManyRequests), {
-      CONFORMANCE_WORKERS: '2',
-    });
-    assertPacedPass(run, gateway, 429);
+    const { run, summary, gateway } = await passedTarget('rate-limit-429');
+    assertPacedPass('rate-limit-429', run, summary, gateway, 429);
   });
 
   test('a load shedder (503 with Retry-After): paced, passed, at most one in five refused', async () => {
-    const { run, gateway } = await throughGateway(tokenBucket(40, 10, shedding), {
-      CONFORMANCE_WORKERS: '2',
-    });
-    assertPacedPass(run, gateway, 503);
+    const { run, summary, gateway } = await passedTarget('shedding-503');
+    assertPacedPass('shedding-503', run, summary, gateway, 503);
   });
 
   test('a 503 without Retry-After that comes back on the fourth send is the target’s: judged, in bounded time', async () => {
     // Every request after the preflight is answered 503 without Retry-After: each is sent four
-    // times in all (waits of about 1, 2 and 4 s), then judged.
-    const run = await runSuite(['--grep', '@GET-404-UNKNOWN'], {
+    // times in all (waits of about 1, 2 and 4 s), then judged. GET-404-UNKNOWN's own check alone
+    // (three getPets at once): the properties of that tag would each fail on their first request,
+    // one after the other, each waiting its 7 s and then replacing its worker.
+    const run = await runSuite(['tests/getPet.spec.ts', '--grep', '@GET-404-UNKNOWN'], {
       BASE_URL: hostile.baseUrl('after-preflight-server-error'),
       API_KEY: apiKey,
       CONFORMANCE_REPORTS: 'none',
@@ -152,15 +259,10 @@ describe('gateways in front of a conformant target', () => {
   });
 
   test('a cold start: the first answer takes 8 s; the run waits for it, says so, and passes', async () => {
-    // A store of its own: the runs before this one filled the shared store's lists of every
-    // status, which leaves completeness undecided (a conformant verdict needs it decided).
-    const own = await startReference({ apiKey, seedPets: 120 });
-    const { run } = await throughGateway(coldStart(8000), {}, [], own).finally(() => own.close());
-    assert.equal(run.exitCode, 0, shown(run));
-    assert.equal(run.summary?.verdict, 'conformant', shown(run));
+    const { run } = await passedTarget('cold-start');
     assert.match(
       run.output,
-      /Preflight: GET \S+ answered 200 in (8|9)\d{3} ms\. A slow first answer \((8|9)\.\d s; a cold start\?\): every request waits up to CONFORMANCE_REQUEST_TIMEOUT_MS \(10000 ms\)/,
+      /cold-start: Preflight: GET \S+ answered 200 in (8|9)\d{3} ms\. A slow first answer \((8|9)\.\d s; a cold start\?\): every request waits up to CONFORMANCE_REQUEST_TIMEOUT_MS \(10000 ms\)/,
       shown(run),
     );
   });

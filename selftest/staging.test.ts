@@ -130,7 +130,11 @@ describe('staging environments', () => {
   test('known categories: without CONFORMANCE_CATEGORY_IDS creates fail, and say which setting to use', async () => {
     const target = await startReference({ apiKey, variant: 'known-categories', seedPets: 5 });
     try {
-      const run = await suite(['--grep', '@CREATE-201-PET'], { BASE_URL: target.baseUrl });
+      // CREATE-201-PET's own check: the hostile bodies of that tag fail too, and each failure
+      // costs a new worker.
+      const run = await suite(['tests/createPet.spec.ts', '--grep', '@CREATE-201-PET'], {
+        BASE_URL: target.baseUrl,
+      });
       assert.notEqual(run.exitCode, 0, shown(run));
       const create = verdictOf(run, 'CREATE-201-PET');
       assert.equal(create?.verdict, 'failed', shown(run));
