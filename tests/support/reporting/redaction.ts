@@ -62,7 +62,8 @@ export function proxySecrets(value: string): string[] {
   return [password, url.password, basic];
 }
 
-const keysOf = new Map<string, readonly string[]>();
+/** The keys last read, and the variables' values they were read from. */
+let lastKeys: { source: string; keys: readonly string[] } | undefined;
 
 /**
  * The keys of this run, from the variables the settings named (API_KEY at least), and the
@@ -75,11 +76,10 @@ export function runKeys(env: NodeJS.ProcessEnv = process.env): readonly string[]
   // Asked for every string of every step a run reports: the keys are read again only when the
   // variables they come from change (a proxy's URL is parsed once, not once per string).
   const source = JSON.stringify([named, proxies]);
-  const known = keysOf.get(source);
-  if (known) return known;
+  if (lastKeys?.source === source) return lastKeys.keys;
   const values = [...named, ...proxies.flatMap(proxySecrets)];
   const keys = [...new Set(values.filter((key) => key !== ''))];
-  keysOf.set(source, keys);
+  lastKeys = { source, keys };
   return keys;
 }
 
