@@ -19,9 +19,6 @@
  * requirement's own check (the other checks of its tag fail too, and each failure costs a worker).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
 import {
@@ -42,7 +39,7 @@ import {
 } from '../tests/support/http/throttle.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
 import { type HostileTarget, startHostileTarget } from './support/hostile-targets.ts';
-import { type ProcessResult, type SuiteRun, runSuite } from './support/playwright.ts';
+import { type ProcessResult, type SuiteRun, runSuite, runTargets } from './support/playwright.ts';
 
 const apiKey = 'gw-key-5e2a9c41';
 /** The most requests a run may have refused: one in five of those it sent. */
@@ -94,7 +91,6 @@ interface GatewaysRun {
  * targets write at once), the run's two workers checking every target.
  */
 async function runConformantGateways(): Promise<GatewaysRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-gateways-'));
   const stores: ReferenceHandle[] = [];
   const gateways: Partial<Record<GatewayName, Gateway>> = {};
   try {
@@ -103,22 +99,11 @@ async function runConformantGateways(): Promise<GatewaysRun> {
       stores.push(store);
       gateways[name as GatewayName] = await startGateway(store.baseUrl, rule);
     }
-    const targetsFile = join(dir, 'targets.json');
-    writeFileSync(
-      targetsFile,
-      JSON.stringify(
-        Object.entries(gateways).map(([name, gateway]) => ({
-          name,
-          baseUrl: gateway.baseUrl,
-          apiKeyEnv: 'API_KEY',
-        })),
-      ),
-    );
-    const run = await runSuite(
+    const run = await runTargets(
+      Object.entries(gateways).map(([name, gateway]) => ({ name, baseUrl: gateway.baseUrl })),
+      apiKey,
       [],
       {
-        CONFORMANCE_TARGETS: targetsFile,
-        API_KEY: apiKey,
         CONFORMANCE_REPORTS: 'none',
         FC_SEED: '20261126',
         CI: '1',
@@ -127,21 +112,16 @@ async function runConformantGateways(): Promise<GatewaysRun> {
         CONFORMANCE_SHARE_WORKERS: '1',
         CONFORMANCE_WORKERS: '2',
       },
-      { dir },
     );
     const targets = {} as GatewaysRun['targets'];
     for (const [name, gateway] of Object.entries(gateways)) {
-      const file = join(dir, 'targets', name, 'conformance.json');
-      targets[name as GatewayName] = {
-        gateway,
-        ...(existsSync(file) ? { summary: JSON.parse(readFileSync(file, 'utf8')) as Summary } : {}),
-      };
+      const summary = run.summaries.get(name);
+      targets[name as GatewayName] = { gateway, ...(summary ? { summary } : {}) };
     }
     return { run, targets };
   } finally {
     for (const gateway of Object.values(gateways)) await gateway.close();
     for (const store of stores) await store.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

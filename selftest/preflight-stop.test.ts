@@ -36,7 +36,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
-import { type SuiteRun, runSuite, spawnNode, spawnPlaywright } from './support/playwright.ts';
+import {
+  type SuiteRun,
+  type TargetsRun,
+  runSuite,
+  runTargets,
+  spawnNode,
+  spawnPlaywright,
+} from './support/playwright.ts';
 
 const apiKey = 'pfs-7d2e91c4b0';
 const quiet: Record<string, string> = {
@@ -233,20 +240,9 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
       grep: '@MEDIA-JSON',
     },
   };
-  let garbledRun: Promise<{ output: string; summaries: Map<string, Summary> }> | undefined;
-  async function runGarbled(): Promise<{ output: string; summaries: Map<string, Summary> }> {
+  let garbledRun: Promise<TargetsRun> | undefined;
+  function runGarbled(): Promise<TargetsRun> {
     const names = Object.keys(garbled);
-    const targetsFile = join(dir, 'garbled-targets.json');
-    writeFileSync(
-      targetsFile,
-      JSON.stringify(
-        names.map((name) => ({
-          name,
-          baseUrl: garbled[name]!.baseUrl(),
-          apiKeyEnv: 'PFS_API_KEY',
-        })),
-      ),
-    );
     const baselineFile = join(dir, 'garbled-baseline.json');
     writeFileSync(
       baselineFile,
@@ -256,26 +252,13 @@ describe('the preflight records what it meets, in every run shape', { concurrenc
         ],
       }),
     );
-    const reports = join(dir, 'garbled');
     const grep = names.map((name) => ` ${name} .*(?:${garbled[name]!.grep})`).join('|');
-    const run = await runSuite(
+    return runTargets(
+      names.map((name) => ({ name, baseUrl: garbled[name]!.baseUrl() })),
+      apiKey,
       ['--grep', grep],
-      {
-        ...quiet,
-        API_KEY: '',
-        PFS_API_KEY: apiKey,
-        CONFORMANCE_TARGETS: targetsFile,
-        CONFORMANCE_SHARE_WORKERS: '1',
-        CONFORMANCE_BASELINE: baselineFile,
-      },
-      { dir: reports },
+      { ...quiet, CONFORMANCE_SHARE_WORKERS: '1', CONFORMANCE_BASELINE: baselineFile },
     );
-    const summaries = new Map<string, Summary>();
-    for (const name of names) {
-      const file = join(reports, 'targets', name, 'conformance.json');
-      if (existsSync(file)) summaries.set(name, read(file));
-    }
-    return { output: run.output, summaries };
   }
 
   /**

@@ -23,7 +23,7 @@
  * start at once and `inSlot` lets a few run at a time.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,12 @@ import {
   startHostileTarget,
   startSelfSignedTarget,
 } from './support/hostile-targets.ts';
-import { type SuiteRun, type TestOutcome, runSuite as runSuiteNow } from './support/playwright.ts';
+import {
+  type SuiteRun,
+  type TestOutcome,
+  runSuite as runSuiteNow,
+  runTargets as runTargetsNow,
+} from './support/playwright.ts';
 
 const apiKey = 'safety-key-4e1f9c2ab7';
 /** The check each run against a hostile answer makes: one unauthenticated getPet. */
@@ -120,53 +125,35 @@ interface TargetsRun {
 }
 
 /**
- * `oneRequest` against several targets in one run (CONFORMANCE_TARGETS), each target's summary
- * read. The workers are shared (CONFORMANCE_SHARE_WORKERS): the run's one worker checks each
- * target in turn, where a project per target starts a worker each (Playwright lends none from one
- * project to another). A check that fails in Playwright's terms ends its worker, and another is
- * started for the rest: such targets come last. (A requirement charged without failing the check,
- * or a check blocked, keeps it.)
+ * `oneRequest` against several targets in one run (support/playwright.ts: runTargets). The workers
+ * are shared (CONFORMANCE_SHARE_WORKERS): the run's one worker checks each target in turn, where a
+ * project per target starts a worker each (Playwright lends none from one project to another). A
+ * check that fails in Playwright's terms ends its worker, and another is started for the rest:
+ * such targets come last. (A requirement charged without failing the check, or a check blocked,
+ * keeps it.)
  */
 async function runTargets(
   targets: { name: string; baseUrl: string }[],
   env: Record<string, string>,
 ): Promise<TargetsRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-targets-'));
-  const targetsFile = join(dir, 'targets.json');
-  writeFileSync(
-    targetsFile,
-    JSON.stringify(targets.map((target) => ({ ...target, apiKeyEnv: 'SAFETY_API_KEY' }))),
-  );
-  try {
-    const run = await runSuite(
+  const run = await inSlot(() =>
+    runTargetsNow(
+      targets,
+      apiKey,
       oneRequest,
-      {
-        CONFORMANCE_TARGETS: targetsFile,
-        CONFORMANCE_SHARE_WORKERS: '1',
-        SAFETY_API_KEY: apiKey,
-        API_KEY: '',
-        CONFORMANCE_REPORT_DIR: join(dir, 'reports'),
-        ...env,
-      },
+      { ...baseEnv, CONFORMANCE_SHARE_WORKERS: '1', ...env },
       // Killed no sooner than the bound the hostile answers' test allows a run of several.
-      150_000,
-    );
-    const summaries = new Map<string, Summary>();
-    for (const { name } of targets) {
-      const file = join(dir, 'reports', 'targets', name, 'conformance.json');
-      if (existsSync(file)) summaries.set(name, JSON.parse(readFileSync(file, 'utf8')) as Summary);
-    }
-    return {
-      run,
-      summaryOf(name) {
-        const summary = summaries.get(name);
-        assert.ok(summary, `${name}: conformance.json written${shown(run)}`);
-        return summary;
-      },
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+      { timeoutMs: 150_000 },
+    ),
+  );
+  return {
+    run,
+    summaryOf(name) {
+      const summary = run.summaries.get(name);
+      assert.ok(summary, `${name}: conformance.json written${shown(run)}`);
+      return summary;
+    },
+  };
 }
 
 /** `start`, run once, by the first test that asks (after `before`): its result for each. */

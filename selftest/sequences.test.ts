@@ -16,14 +16,14 @@
  * seed, as in a run of that test alone.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
 import { findVariant } from '../reference/src/variants/index.ts';
 import type { Summary } from '../tests/support/reporting/summary.ts';
-import { runPlaywright, spawnPlaywright } from './support/playwright.ts';
+import { runPlaywright, runTargets } from './support/playwright.ts';
 
 const apiKey = 'sqk-3b9e61d0';
 const seed = '20261121';
@@ -74,17 +74,6 @@ async function runSequences(): Promise<SequencesRun> {
       });
       targets.push({ name, handle, ...(variant?.breaks ? { breaks: variant.breaks } : {}) });
     }
-    const targetsFile = join(dir, 'targets.json');
-    writeFileSync(
-      targetsFile,
-      JSON.stringify(
-        targets.map(({ name, handle }) => ({
-          name,
-          baseUrl: handle.baseUrl,
-          apiKeyEnv: 'SELFTEST_API_KEY',
-        })),
-      ),
-    );
     const baselineFile = join(dir, 'baseline.json');
     writeFileSync(
       baselineFile,
@@ -94,29 +83,22 @@ async function runSequences(): Promise<SequencesRun> {
         ),
       }),
     );
-    const reports = join(dir, 'reports');
-    const run = await spawnPlaywright(
-      ['--output', join(dir, 'test-results'), spec],
+    const run = await runTargets(
+      targets.map(({ name, handle }) => ({ name, baseUrl: handle.baseUrl })),
+      apiKey,
+      [spec],
       {
-        CONFORMANCE_TARGETS: targetsFile,
         CONFORMANCE_BASELINE: baselineFile,
-        SELFTEST_API_KEY: apiKey,
-        CONFORMANCE_REPORT_DIR: reports,
         CONFORMANCE_REPORTS: 'none',
         FC_SEED: seed,
         CONFORMANCE_RUN_ID: '',
         CONFORMANCE_SHARE_WORKERS: '1',
         CONFORMANCE_WORKERS: '1',
       },
-      400_000,
+      { timeoutMs: 400_000 },
     );
     const summaries: SequencesRun['summaries'] = {};
-    for (const { name } of targets) {
-      const file = join(reports, 'targets', name, 'conformance.json');
-      summaries[name] = existsSync(file)
-        ? (JSON.parse(readFileSync(file, 'utf8')) as Summary)
-        : undefined;
-    }
+    for (const { name } of targets) summaries[name] = run.summaries.get(name);
     return {
       output: run.output,
       summaries,

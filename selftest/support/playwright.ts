@@ -3,7 +3,7 @@
  * results: the project's own tests judge the suite by what it reports, not by its exit code.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suiteVariables } from '../../scripts/suite-variables.ts';
@@ -218,6 +218,50 @@ export async function runPlaywright(
       throw new Error(`No JSON results from playwright (exit ${run.exitCode})\n${run.output}`);
     }
     return run;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface TargetsRun extends SuiteRun {
+  /** Each target's summary (targets/<name>/conformance.json), by name: none where none was written. */
+  summaries: Map<string, Summary>;
+}
+
+/**
+ * The suite against several targets in one run (CONFORMANCE_TARGETS, each target's key `apiKey`),
+ * with these arguments and settings, and each target's summary read: what a self-test judges of
+ * each target, as a run of its own would report it, for one runner's start (and, with
+ * CONFORMANCE_SHARE_WORKERS, the workers') instead of one per target.
+ */
+export async function runTargets(
+  targets: readonly { name: string; baseUrl: string }[],
+  apiKey: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { timeoutMs?: number } = {},
+): Promise<TargetsRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-targets-'));
+  try {
+    const targetsFile = join(dir, 'targets.json');
+    const keyVariable = 'SELFTEST_TARGETS_KEY';
+    writeFileSync(
+      targetsFile,
+      JSON.stringify(
+        targets.map(({ name, baseUrl }) => ({ name, baseUrl, apiKeyEnv: keyVariable })),
+      ),
+    );
+    const run = await runSuite(
+      args,
+      { API_KEY: '', ...env, CONFORMANCE_TARGETS: targetsFile, [keyVariable]: apiKey },
+      { dir, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
+    );
+    const summaries = new Map<string, Summary>();
+    for (const { name } of targets) {
+      const file = join(dir, 'targets', name, 'conformance.json');
+      if (existsSync(file)) summaries.set(name, JSON.parse(readFileSync(file, 'utf8')) as Summary);
+    }
+    return { ...run, summaries };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
