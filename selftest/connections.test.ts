@@ -10,7 +10,9 @@
  * connection only soon after its last answer. First against a raw target that closes where told,
  * through a raw client on one connection (Playwright's own client keeps to Keep-Alive too, and
  * would hide the guard's part); then the suite itself, with four workers, against a conformant
- * target that closes idle connections after 1 s and sheds load with 503 and Retry-After.
+ * target that closes idle connections after 1 s and sheds load with 503 and Retry-After, and
+ * against one that sheds one request in four however slowly they come: the waits it asks for are
+ * not counted in a test's timeout, and its checks pass.
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -423,6 +425,32 @@ describe('a conformant target that closes idle connections after 1 s and sheds l
         run.output,
         new RegExp(`; ${resent} sent again on a new connection \\(a kept-alive one`),
       );
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('a target refusing one request in four, however slowly they come: its waits are not the checks’, which pass', async () => {
+    // Every 4th request shed with Retry-After: 1 s, whatever the pace: the run waits as asked
+    // longer than a test's timeout of 3 s, and no check may time out for it.
+    const target = await startSheddingTarget({ apiKey, keepAliveMs: 5000, shedEvery: 4 });
+    try {
+      const run = await runSuite(['--grep', '@AUTH-401-INVALID'], {
+        BASE_URL: target.baseUrl,
+        API_KEY: apiKey,
+        CONFORMANCE_WORKERS: '4',
+        CONFORMANCE_TEST_TIMEOUT_MS: '3000',
+        CONFORMANCE_REPORTS: 'json',
+      });
+      const failed = run.tests.filter((each) => each.outcome !== 'passed');
+      assert.deepEqual(
+        failed.map((each) => `${each.title}: ${each.error}`),
+        [],
+        run.output.slice(-3000),
+      );
+      assert.equal(run.exitCode, 0, run.output.slice(-3000));
+      // The run did wait longer than a test may take.
+      assert.ok((run.summary?.pausedMs ?? 0) > 3000, `paused ${run.summary?.pausedMs} ms`);
     } finally {
       await target.close();
     }

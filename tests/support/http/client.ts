@@ -310,7 +310,7 @@ export class PetStoreClient {
 
     for (let attempt = 1; ; attempt++) {
       const state = this.options.state;
-      const { unanswered, cuts, paced } = await state.beforeRequest(operation);
+      const { unanswered, cuts, paced } = await state.beforeRequest(operation, allowWaiting);
       const answer: ApiResponse =
         operation && unanswered >= UNANSWERED_LIMIT
           ? ApiResponse.failed(
@@ -441,4 +441,27 @@ export class PetStoreClient {
   redact(text: string): string {
     return redact(text, [this.options.apiKey]);
   }
+}
+
+/** For each test, until when its timeout already allows for waiting. */
+const waitAllowedUntil = new WeakMap<object, number>();
+
+/**
+ * Time the run waits as the target asked (a 429's or 503's pause, its pace) is not the check's:
+ * the test's timeout grows by it, as the wait starts, once for waits of its requests that overlap.
+ * A target that refuses a share of requests however slowly they come is answered at last, within
+ * the run's own bounds (CONFORMANCE_MAX_WAIT_S, CONFORMANCE_RUN_TIMEOUT_MS); without this its
+ * checks would time out with every answer right.
+ */
+function allowWaiting(until: number): void {
+  let info: ReturnType<typeof test.info>;
+  try {
+    info = test.info();
+  } catch {
+    return; // not within a test (a worker's fixture): no test timeout runs
+  }
+  const from = Math.max(Date.now(), waitAllowedUntil.get(info) ?? 0);
+  if (until <= from || info.timeout === 0) return;
+  info.setTimeout(info.timeout + (until - from));
+  waitAllowedUntil.set(info, until);
 }

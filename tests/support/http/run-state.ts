@@ -284,6 +284,8 @@ export class RunState {
    */
   async beforeRequest(
     operation?: string,
+    /** Told before each wait, with when it ends (ms since the epoch). */
+    onWait?: (until: number) => void,
   ): Promise<{ unanswered: number; cuts: number; paced: boolean }> {
     let signals = this.read();
     let waited = false;
@@ -304,6 +306,7 @@ export class RunState {
       if (sendAt <= now && !waited) {
         return { unanswered: operation ? (signals.unanswered[operation] ?? 0) : 0, cuts, paced };
       }
+      onWait?.(sendAt);
       await sleep(Math.max(0, sendAt - now));
       // A slot taken before a cut (or a pause) was one of the old pace: the request takes
       // another, at the new one, lest every request queued at the old pace be refused too.
