@@ -92,6 +92,7 @@ const composites = [
     'no-www-authenticate',
     'no-location',
     'unknown-query-refused',
+    'names-unique-409',
   ],
   [
     'ids-beyond-2p53',

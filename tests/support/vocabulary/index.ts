@@ -30,7 +30,7 @@ export {
 } from '../http/client.ts';
 export { invalidCredentials, keyUnderEachName } from '../http/credentials.ts';
 export { getPetGoneReason, getPetMayBeGone } from './versioning.ts';
-export { ownName } from './names.ts';
+export { ownName, uniqueInRun } from './names.ts';
 export type { SlotId as HostileSlot } from '../../../requirements/hostile-inputs.ts';
 export {
   afterEveryOtherCheck,

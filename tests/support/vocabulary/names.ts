@@ -6,19 +6,40 @@
  * that refuses such an ordinary short name fails (CREATE-201-PET). Other names (spaces, markup,
  * Unicode, long ones) may be refused with 400 where the document leaves it open, never altered.
  */
-import { petNamePrefix } from '../setup/settings.ts';
+import { petNamePrefix, settings } from '../setup/settings.ts';
 
 /** The longest name, in UTF-8 bytes, that a target must take (the suite's own are no longer). */
 export const ownNameBytes = 40;
 
+/** Own names made by this process so far. */
+let made = 0;
+
 /**
  * The labelled name of one of the suite's pets: the run's marker, then the label, cut to fit in
- * 40 UTF-8 bytes (a long run id leaves less room; the marker is what makes a pet findable).
+ * 40 UTF-8 bytes with a tail that no other name of the run has (a long run id leaves less room;
+ * the marker is what makes a pet findable). Unique, since a target may refuse a name it holds
+ * already, a rule of its own that the document leaves open: the tail is the shard, the worker
+ * (Playwright's TEST_WORKER_INDEX, unique in a run) and a count.
  */
 export function ownName(label: string): string {
+  const tail = `-${uniqueTail()}`;
   let name = `${petNamePrefix}${label}`;
-  while (Buffer.byteLength(name) > ownNameBytes) name = name.slice(0, -1);
-  return name;
+  while (Buffer.byteLength(name + tail) > ownNameBytes) name = name.slice(0, -1);
+  return name + tail;
+}
+
+/** What makes a name of the run unique: the shard, the worker and a count, in [a-z0-9-]. */
+function uniqueTail(): string {
+  const shard = settings.shard.total > 1 ? `${settings.shard.current}-` : '';
+  return `${shard}${process.env.TEST_WORKER_INDEX ?? 'p'}-${(made++).toString(36)}`;
+}
+
+/**
+ * A generated name made unique in the run: the run's marker in it followed by a tail no other name
+ * of the run has (a generator may draw a name twice, and a target may refuse a name it holds).
+ */
+export function uniqueInRun(name: string): string {
+  return name.replace(petNamePrefix, `${petNamePrefix}${uniqueTail()}:`);
 }
 
 /** A name the suite makes for itself: the run's marker, a plain label, at most 40 UTF-8 bytes. */

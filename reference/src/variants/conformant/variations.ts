@@ -522,6 +522,23 @@ export const variations: Variant[] = [
     },
   },
   {
+    name: 'names-unique-409',
+    kind: 'conformant',
+    description:
+      'A name the store holds already is refused with 409 and an Error: a rule of its own on names, and a status the document leaves open (§7).',
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        s.store.all().some((pet) => pet.name === newPet.name)
+          ? refuse(s.errorReply(409, 'name_taken', 'A pet with this name exists'))
+          : newPet,
+      );
+    },
+    probe: async (t) => {
+      assert.equal(await statusOf(t.create({ name: 'Twice', categoryId: 1 })), 201);
+      assertError(await t.create({ name: 'Twice', categoryId: 2 }), 409);
+    },
+  },
+  {
     name: 'utf8-bom-refused',
     kind: 'conformant',
     description:
