@@ -2,7 +2,7 @@
  * §5 Authentication: every operation requires `Authorization: Bearer <API_KEY>`, under any
  * spelling of the header's name; a missing or invalid key is answered with 401, before any
  * validation or lookup. Invalid keys include the near misses a faulty comparison lets through:
- * another letter case, shortened, lengthened…
+ * another letter case, shortened, lengthened… A create refused for its key adds no pet.
  * The Error body of a 401 is ERROR-SHAPE's (§7), judged wherever one comes back.
  */
 import {
@@ -17,6 +17,7 @@ import {
   keyUnderEachName,
   type Pets,
   type PetStoreClient,
+  type RefusedCreate,
   req,
   section,
   test,
@@ -45,10 +46,32 @@ async function callEach(
     (operation === 'listPets' ? credentials : others).map((each) => {
       if (operation === 'listPets') return api.listPets({}, { credentials: each });
       if (operation === 'getPet') return api.getPet(petId, { credentials: each });
-      return api.createPet({ json: pets.newPet('auth-probe') }, { credentials: each });
+      // Status sold: the list of sold pets read after them shows whether a refused one was added.
+      const newPet = pets.newPet('auth-probe', { status: 'sold' });
+      return api.createPet({ json: newPet }, { credentials: each });
     }),
   );
   return together(calls);
+}
+
+/**
+ * The creates among `answers` that were refused (a 4xx): sent with a valid NewPet of status sold,
+ * under a name of the run's own, none may have added its pet (CREATE-REFUSED-NO-EFFECT).
+ */
+function refusedCreates(answers: readonly ApiResponse[]): RefusedCreate[] {
+  return answers
+    .filter(
+      (answer) =>
+        answer.operation === 'createPet' &&
+        answer.failure === undefined &&
+        answer.status >= 400 &&
+        answer.status < 500,
+    )
+    .map((answer) => ({
+      answer,
+      name: (JSON.parse(answer.request.body ?? '{}') as { name?: string }).name ?? '',
+      description: `a valid NewPet sent with ${answer.request.auth}`,
+    }));
 }
 
 /** ADV-WWW-AUTHENTICATE's problems: each 401 that does not name the Bearer scheme. */
@@ -76,6 +99,8 @@ describeChecks(section('5'), () => {
       const answers = await callEach(api, pets, ['none']);
       advise.check('ADV-WWW-AUTHENTICATE', withoutChallenge(answers));
       await expect(answers).toAnswerError(401);
+      const sold = await api.listPets({ status: 'sold', limit: 100 });
+      await expect(sold).toLeaveOutRefusedCreates(refusedCreates(answers));
     },
   );
 
@@ -92,6 +117,8 @@ describeChecks(section('5'), () => {
       );
       advise.check('ADV-WWW-AUTHENTICATE', withoutChallenge(answers));
       await expect(answers).toAnswerError(401);
+      const sold = await api.listPets({ status: 'sold', limit: 100 });
+      await expect(sold).toLeaveOutRefusedCreates(refusedCreates(answers));
     },
   );
 

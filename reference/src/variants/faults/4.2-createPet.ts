@@ -26,6 +26,7 @@ import {
 import {
   INT64_MAX,
   INT64_MIN,
+  JSON_TYPE,
   assertError,
   count,
   each,
@@ -674,6 +675,27 @@ export const createPetFaults: Variant[] = [
       assert.equal(field(await t.create({ name, categoryId: 1 }), 'name'), 'Rex');
       assert.equal(field(await t.get('/pets/1'), 'name'), 'Rex');
       assert.equal(field(await t.create({ name: 'in  ner', categoryId: 1 }), 'name'), 'in  ner');
+    },
+  },
+  {
+    name: 'auth-refused-create-stored',
+    kind: 'fault',
+    breaks: 'CREATE-REFUSED-NO-EFFECT',
+    description:
+      'A create without a valid key is answered 401, after its pet was stored: the check of the key runs where the answer is made, after the handler that writes.',
+    apply(s) {
+      const createPet = s.createPet;
+      s.createPet = async (req) => {
+        const denied = s.guard(req, 'createPet');
+        if (!denied) return createPet(req);
+        const newPet = await s.acceptNewPet(req);
+        if (newPet.ok) s.addPet(newPet.value);
+        return denied;
+      };
+    },
+    probe: async (t) => {
+      assertError(await t.post('{"name":"stored-anyway","categoryId":1}', JSON_TYPE), 401);
+      assert.match((await t.get('/pets?limit=100')).text, /"stored-anyway"/);
     },
   },
   {
