@@ -38,6 +38,17 @@ export function invalidCredentials(apiKey: string, few = false): Credentials[] {
 }
 
 /**
+ * The key where the document does not put it, with no Authorization header: a request without
+ * the key (section 5), to be answered 401. Frameworks offer API-key schemes that read it there
+ * (OpenAPI's apiKey in a header), and a target that turned one on beside Bearer takes it.
+ */
+export function keyElsewhere(apiKey: string): Credentials[] {
+  return [
+    { name: 'X-API-Key', authorization: apiKey, label: '<API_KEY> in X-API-Key, no Authorization' },
+  ];
+}
+
+/**
  * The key under each spelling of the header's name a target must accept (section 5; header names
  * are case-insensitive, RFC 9110 §5.1): the document's `Authorization`, the lower-case one every
  * HTTP/2 client sends, and `AUTHORIZATION`, which a lookup of the two usual spellings misses. A

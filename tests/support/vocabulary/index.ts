@@ -28,7 +28,7 @@ export {
   petStatuses,
   readOnlySkipReason,
 } from '../http/client.ts';
-export { invalidCredentials, keyUnderEachName } from '../http/credentials.ts';
+export { invalidCredentials, keyElsewhere, keyUnderEachName } from '../http/credentials.ts';
 export { getPetGoneReason, getPetMayBeGone } from './versioning.ts';
 export { ownName, uniqueInRun } from './names.ts';
 export type { SlotId as HostileSlot } from '../../../requirements/hostile-inputs.ts';

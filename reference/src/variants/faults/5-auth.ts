@@ -115,6 +115,26 @@ export const authFaults: Variant[] = [
     probe: async (t) => assert.equal(await statusOf(t.post(valid, JSON_TYPE)), 201),
   },
   {
+    name: 'auth-key-in-x-api-key',
+    kind: 'fault',
+    breaks: 'AUTH-401-MISSING',
+    description:
+      'A second API-key scheme beside Bearer, as frameworks offer one: the key in an X-API-Key header is accepted with no Authorization header at all.',
+    apply(s) {
+      const guard = s.guard;
+      s.guard = (req, operation) =>
+        req.rawHeaders.some(
+          (value, index) =>
+            index % 2 === 1 &&
+            req.rawHeaders[index - 1]!.toLowerCase() === 'x-api-key' &&
+            value === s.config.apiKey,
+        )
+          ? undefined
+          : guard(req, operation);
+    },
+    probe: async (t) => assert.equal(await statusOf(t.get('/pets', { 'x-api-key': KEY })), 200),
+  },
+  {
     name: 'auth-session-cookie',
     kind: 'fault',
     breaks: 'AUTH-401-MISSING',
@@ -188,6 +208,22 @@ export const authFaults: Variant[] = [
     },
     probe: async (t) =>
       assert.equal(await statusOf(t.get('/pets', { authorization: `Bearer ${KEY}x` })), 200),
+  },
+  {
+    name: 'auth-token-second-word',
+    kind: 'fault',
+    breaks: 'AUTH-401-INVALID',
+    description:
+      "After the scheme Bearer, the token is the header's second word (authorization.split(' ')[1]): the key followed by a space and anything else is accepted.",
+    apply(s) {
+      const authenticate = s.authenticate;
+      s.authenticate = (authorization) =>
+        authorization?.startsWith('Bearer ') && authorization.split(' ')[1] === s.config.apiKey
+          ? 'ok'
+          : authenticate(authorization);
+    },
+    probe: async (t) =>
+      assert.equal(await statusOf(t.get('/pets', { authorization: `Bearer ${KEY} x` })), 200),
   },
   {
     name: 'auth-key-case-insensitive',
