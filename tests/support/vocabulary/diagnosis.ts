@@ -321,9 +321,18 @@ const answerRows: readonly Row<'answer'>[] = [
     reads: 'answer',
     when: 'a list filtered by status shows a pet under another PetStatus',
     implies:
-      'LIST-STATUS-FILTER (a pet shown without status, or under a value that is no PetStatus, is not the filter’s: PETSTATUS-ENUM judges the latter)',
+      'LIST-STATUS-FILTER (a pet shown without status, or under a value that is no PetStatus, is not the filter’s: PETSTATUS-ENUM judges the latter, the row pet-under-two-statuses the former)',
     charges: ['LIST-STATUS-FILTER'],
     appliedIn: 'matchers.ts, listProblems',
+  },
+  {
+    id: 'pet-under-two-statuses',
+    reads: 'answer',
+    when: 'lists of two statuses, read together, both hold a pet shown without a status',
+    implies:
+      'LIST-STATUS-FILTER (a pet has one status, whatever is stored when none is sent: under two filters it is under one wrongly)',
+    charges: ['LIST-STATUS-FILTER'],
+    appliedIn: 'matchers.ts, toListEachPetUnderOneStatus',
   },
   {
     id: 'header-name-case',

@@ -717,6 +717,41 @@ const matchers = {
   },
 
   /**
+   * Lists of each status in `statuses`, read together: no pet shown without a status is in two of
+   * them. A pet has one status (§1) and a filter restricts a list to it; a list alone cannot tell
+   * a pet shown without one from a pet of its status (what is stored is left open), but the same
+   * pet under two filters is under one of them wrongly (an SQL `status = ? OR status IS NULL`).
+   */
+  async toListEachPetUnderOneStatus(
+    received: readonly ApiResponse[],
+    statuses: readonly string[],
+  ): Promise<MatcherResult> {
+    const requirement = 'LIST-STATUS-FILTER';
+    const underStatus = new Map<bigint, string>();
+    const judged = received.map((response, index) => {
+      const status = statuses[index]!;
+      const problems: Problem[] = [];
+      for (const pet of response.status === 200 ? petsIn(response) : []) {
+        if (pet.status !== undefined) continue;
+        const other = underStatus.get(pet.id);
+        if (other === undefined) underStatus.set(pet.id, status);
+        else if (other !== status) {
+          problems.push({
+            requirement,
+            text: `pet ${pet.id}, shown without a status, is listed under status=${other} and under status=${status} too: a pet has one status`,
+          });
+        }
+      }
+      return {
+        exchange: response,
+        expected: `200 with Pets: no pet shown without a status that another status's list holds`,
+        problems,
+      };
+    });
+    return settle('toListEachPetUnderOneStatus', judged);
+  },
+
+  /**
    * A 200 list of Pets: exactly or at most so many, only of the status asked for, the given pets
    * among them while the list is shorter than its limit, each pet once, and every pet this run
    * created exactly as created.

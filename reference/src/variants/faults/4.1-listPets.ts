@@ -252,6 +252,28 @@ export const listPetsFaults: Variant[] = [
     },
   },
   {
+    name: 'list-filter-takes-no-status',
+    kind: 'fault',
+    breaks: 'LIST-STATUS-FILTER',
+    description:
+      'A filter written as SQL status = ? OR status IS NULL: a pet stored without status is listed under every status, shown without one.',
+    apply(s) {
+      const selectPets = s.selectPets;
+      s.selectPets = ({ limit, status }) =>
+        status === undefined
+          ? selectPets({ limit, status })
+          : s.store
+              .all()
+              .filter((pet) => pet.status === status || pet.status === undefined)
+              .slice(0, limit);
+    },
+    probe: async (t) => {
+      await t.post(valid);
+      for (const status of ['available', 'pending', 'sold'])
+        assert.deepEqual(each(await t.get(`/pets?status=${status}`), 'id'), [1n]);
+    },
+  },
+  {
     name: 'list-limit-ignored',
     kind: 'fault',
     breaks: 'LIST-LIMIT-EXACT',
