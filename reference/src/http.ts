@@ -188,7 +188,10 @@ function headerName(name: string): string {
 function encode(reply: Reply): { headers: Record<string, string>; body: Buffer | undefined } {
   const headers = { ...reply.headers };
   let body: Buffer | undefined;
-  if (reply.text !== undefined) {
+  if (reply.bytes !== undefined) {
+    body = Buffer.from(reply.bytes);
+    headers['content-type'] ??= 'application/octet-stream';
+  } else if (reply.text !== undefined) {
     body = Buffer.from(reply.text, 'utf8');
     headers['content-type'] ??= 'text/plain; charset=utf-8';
   } else if (reply.json !== undefined) {

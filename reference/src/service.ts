@@ -19,6 +19,8 @@ export interface Reply {
   json?: unknown;
   /** A ready-made non-JSON body (only variants produce one); wins over json. */
   text?: string;
+  /** A ready-made body as bytes, in any encoding (only variants produce one); wins over both. */
+  bytes?: Uint8Array;
 }
 
 export type BodyRead =

@@ -418,6 +418,7 @@ export class PetStoreClient {
       Date.now() - started,
       operation,
     );
+    if (!isUtf8(received)) answer.notUtf8 = true;
     if (answer.status >= 500 && operation !== 'createPet' && state.unwritableNameSeen()) {
       answer.afterUnwritableName = true;
     }

@@ -77,6 +77,12 @@ export class ApiResponse {
    */
   afterUnwritableName?: true;
 
+  /**
+   * The body's bytes are not UTF-8 (a Latin-1 page, a lone surrogate encoded): `text` is their
+   * lossy decoding (U+FFFD for each bad byte), and no name in it can be read as sent.
+   */
+  notUtf8?: true;
+
   constructor(
     readonly request: SentRequest,
     readonly status: number,

@@ -37,6 +37,8 @@ export interface ExchangeView {
   durationMs: number;
   /** Why no usable answer came back (refused, reset, timed out, too large), if so. */
   failure?: string;
+  /** The body's bytes are not UTF-8: `text` is their lossy decoding. */
+  notUtf8?: true;
 }
 
 /** Abbreviates long text for failure messages. */

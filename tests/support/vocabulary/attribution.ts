@@ -27,6 +27,11 @@ export interface Problem {
   text: string;
   /** The check that found it cannot go on: the answer it needed is not there. */
   blocks?: boolean;
+  /**
+   * It compares text the answer carried (a name) with what was sent: in a body that is not UTF-8
+   * that text cannot be read, and MEDIA-JSON answers for it (verdicts.ts, settle).
+   */
+  readsText?: true;
 }
 
 /**
@@ -58,6 +63,12 @@ export function mediaProblems(response: ApiResponse): Problem[] {
   // An empty body carries no media type; whether one was due is the shape's question.
   if (response.failure !== undefined || response.text === '') return [];
   const problems: Problem[] = [];
+  if (response.notUtf8) {
+    problems.push({
+      requirement: 'MEDIA-JSON',
+      text: 'the body is not UTF-8: JSON exchanged between systems is UTF-8 (RFC 8259 §8.1), and its text cannot be read as sent (each byte that is not shows as U+FFFD)',
+    });
+  }
   if (!response.isJson) {
     const type = response.contentType || 'no Content-Type';
     problems.push({
@@ -317,6 +328,7 @@ export function echoProblems(sent: SentPet, pet: Pet): Problem[] {
     problems.push({
       requirement: 'CREATE-ECHO',
       text: `name is ${JSON.stringify(pet.name)}, not ${JSON.stringify(sent.name)} as sent`,
+      readsText: true,
     });
   }
   // A status that is no PetStatus at all is PETSTATUS-ENUM's (the schema's), not the echo's.
@@ -381,6 +393,7 @@ export function storedProblems(known: KnownPet, read: Pet, where: string): Probl
       {
         requirement: 'PET-ID-UNIQUE',
         text: `${where}: pet ${known.id} shows ${JSON.stringify(read.name)}, categoryId ${read.categoryId}: another pet of this run under its id, not ${JSON.stringify(known.name)} as created`,
+        readsText: true,
       },
     ];
   }
@@ -388,6 +401,7 @@ export function storedProblems(known: KnownPet, read: Pet, where: string): Probl
     problems.push({
       requirement: 'CREATE-PERSIST',
       text: `${where}: pet ${known.id} has name ${JSON.stringify(read.name)}, not ${JSON.stringify(known.name)} as created`,
+      readsText: true,
     });
   }
   if (read.categoryId !== known.categoryId && read.categoryId !== known.echoed.categoryId) {

@@ -326,6 +326,15 @@ const answerRows: readonly Row<'answer'>[] = [
     appliedIn: 'matchers.ts, listProblems',
   },
   {
+    id: 'answer-not-utf8',
+    reads: 'answer',
+    when: 'an answer’s body is not UTF-8 (a Latin-1 page, a lone surrogate encoded)',
+    implies:
+      'MEDIA-JSON (JSON between systems is UTF-8, RFC 8259 §8.1); the names it shows cannot be read as sent, and none is compared (no CREATE-ECHO, CREATE-PERSIST or PET-ID-UNIQUE from it)',
+    charges: ['MEDIA-JSON'],
+    appliedIn: 'http/client.ts; attribution.ts, mediaProblems; verdicts.ts, settle',
+  },
+  {
     id: 'pet-under-two-statuses',
     reads: 'answer',
     when: 'lists of two statuses, read together, both hold a pet shown without a status',

@@ -109,6 +109,33 @@ export const serviceFaults: Variant[] = [
     },
   },
   {
+    name: 'answers-latin-1',
+    kind: 'fault',
+    breaks: 'MEDIA-JSON',
+    description:
+      'Every JSON body is written as Latin-1 (Node’s res.end(text, "binary"), a servlet container’s default ISO-8859-1), still as application/json: each character’s low byte, so é is the byte E9 and a character beyond Latin-1 is mangled.',
+    apply(s) {
+      everyReply(s, (reply) =>
+        reply.json === undefined
+          ? reply
+          : {
+              ...reply,
+              headers: { ...reply.headers, 'content-type': 'application/json' },
+              bytes: Buffer.from(serializeJson(reply.json), 'latin1'),
+            },
+      );
+    },
+    probe: async (t) => {
+      const created = await rawBody(`${t.handle.baseUrl}/pets`, {
+        method: 'POST',
+        headers: { ...AUTH, ...JSON_TYPE },
+        body: '{"name":"Café","categoryId":1}',
+      });
+      assert.equal(created.status, 201);
+      assert.ok(created.bytes.includes(Buffer.from('Caf\u00e9', 'latin1')));
+    },
+  },
+  {
     name: 'json-bom',
     kind: 'fault',
     breaks: 'MEDIA-JSON',
