@@ -7,7 +7,34 @@
  */
 export async function together<T>(work: readonly (T | PromiseLike<T>)[]): Promise<Awaited<T>[]> {
   const settled = await Promise.allSettled(work);
-  const failure = settled.find((result) => result.status === 'rejected');
-  if (failure) throw failure.reason;
+  const failures = settled
+    .filter((result): result is PromiseRejectedResult => result.status === 'rejected')
+    .map((result) => result.reason as unknown);
+  if (failures.length > 0) throw allOf(failures);
   return settled.map((result) => (result as PromiseFulfilledResult<Awaited<T>>).value);
+}
+
+/** A check's failure: its message names the requirements it is charged to, `[ID] …`. */
+const checkFailure = /^(?:Error: )?\[[A-Z][A-Z0-9, -]*\] /m;
+
+/**
+ * Several checks that failed side by side are each a deviation: one error carrying every
+ * message, so that each is reported and charged (a requirement whose case failed beside another's
+ * would otherwise show as passed). Anything else (a skip, a blocked check, an exception) ends the
+ * test as it came, the first.
+ */
+function allOf(failures: unknown[]): unknown {
+  const isCheck = (error: unknown): error is Error =>
+    error instanceof Error && checkFailure.test(error.message);
+  if (failures.length === 1 || !failures.every(isCheck)) return failures[0];
+  const first = failures[0]!;
+  const messages = [...new Set(failures.map((error) => error.message))];
+  const combined = new Error(messages.join('\n\n'));
+  combined.stack = `Error: ${combined.message}\n${
+    first.stack
+      ?.split('\n')
+      .filter((line) => /^\s+at /.test(line))
+      .join('\n') ?? ''
+  }`;
+  return combined;
 }
