@@ -93,6 +93,7 @@ const composites = [
     'no-location',
     'unknown-query-refused',
     'names-unique-409',
+    'names-markup-refused',
   ],
   [
     'ids-beyond-2p53',

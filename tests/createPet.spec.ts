@@ -314,10 +314,14 @@ describeChecks(section('4.2'), () => {
   );
 
   test(
-    'a status that is not a PetStatus is refused with 400: an unknown word, null, another case, an array, a number',
+    'a status that is not a PetStatus is refused with 400: an unknown word, empty, a name every JavaScript object has, null, another case, an array, a number',
     req('CREATE-400-STATUS'),
     refusesEach((name, categoryId) => ({
       'unknown word': { json: { name, categoryId, status: 'adopted' } },
+      // A check skipped for a falsy value (`if (status && …)`) takes "".
+      empty: { json: { name, categoryId, status: '' } },
+      // A lookup in a plain object ({ available: 1, … }[status]) finds what every object inherits.
+      'inherited name': { json: { name, categoryId, status: 'constructor' } },
       null: { json: { name, categoryId, status: null } },
       'other case': { json: { name, categoryId, status: 'SOLD' } },
       array: { json: { name, categoryId, status: ['sold'] } },

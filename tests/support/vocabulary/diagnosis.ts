@@ -38,7 +38,7 @@ import {
   readStatusFilter,
 } from './inputs.ts';
 import { isContested, knownPets } from './known-pets.ts';
-import { isOwnName, nameMayBeRefused, ownName } from './names.ts';
+import { isOwnName, nameMayBeRefused, ownName, ownNameBytes } from './names.ts';
 import { together } from './together.ts';
 import { petNamePrefix } from '../setup/settings.ts';
 import { getPetMayBeGone } from './versioning.ts';
@@ -724,7 +724,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
   row({
     id: 'create-name-refused',
     reads: 'status',
-    when: 'a valid NewPet whose name the document lets a target refuse (empty, longer than 40 UTF-8 bytes, control or format characters, whitespace at either end) was answered 400',
+    when: 'a valid NewPet whose name is not one of the suite’s own was answered 400 (what makes a name invalid is the service’s: a size, characters, a minimum length)',
     implies: "allowed: the name is the target's to refuse (its Error body is still judged)",
     charges: [],
     conclude: (deviation) => {
@@ -741,7 +741,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     control:
       'the same NewPet with one unusual value made ordinary at a time (the categoryId → 1 or a declared one, the name → one of the suite’s own, no status → available, a status → available), until one is added',
     implies:
-      'the value that made the difference: its categoryId NEWPET-CATEGORYID-INT64, its status PETSTATUS-ENUM, no status NEWPET-STATUS-OPTIONAL, its name CREATE-201-PET (a name the document lets a target refuse: only a 5xx is wrong, NO-5XX’s); none alone: CREATE-201-PET',
+      'the value that made the difference: its categoryId NEWPET-CATEGORYID-INT64, its status PETSTATUS-ENUM, no status NEWPET-STATUS-OPTIONAL, its name CREATE-201-PET (refused otherwise than with 400: a name the service’s own rules refuse is refused with 400) or, for a 5xx, NO-5XX; none alone: CREATE-201-PET',
     charges: [
       'NEWPET-CATEGORYID-INT64',
       'PETSTATUS-ENUM',
@@ -757,7 +757,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
       return (
         (await valueThatMadeTheDifference(answer, newPet, ask)) ?? {
           charge: 'CREATE-201-PET',
-          why: `status ${answer.status}, not 201: a valid NewPet was refused${ask.controls.categoryIds ? '' : ' (if the target accepts only the categoryIds of its own categories, list them in CONFORMANCE_CATEGORY_IDS)'}`,
+          why: `status ${answer.status}, not 201: a valid NewPet was refused${ask.controls.categoryIds ? '' : ' (if the target accepts only the categoryIds of its own categories, list them in CONFORMANCE_CATEGORY_IDS)'}; every target must take the suite’s own names, its marker and a plain label in at most ${ownNameBytes} UTF-8 bytes (docs/verdicts.md, Names)`,
         }
       );
     },
@@ -1257,7 +1257,7 @@ async function valueThatMadeTheDifference(
             }
           : {
               charge: 'CREATE-201-PET',
-              why: `status ${answer.status}, refused for its name, a valid one: the same NewPet named ${JSON.stringify(name)} was added`,
+              why: `status ${answer.status}, refused for its name: the same NewPet named ${JSON.stringify(name)} was added (a service may refuse a name under rules of its own, with a 400 Error)`,
             },
     ]);
   }

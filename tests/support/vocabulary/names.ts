@@ -3,8 +3,8 @@
  *
  * Every name the suite makes for itself carries the run's marker (staging owners find its pets by
  * it) and fits in 40 UTF-8 bytes, so that a target with a small name column takes it: a target
- * that refuses such an ordinary short name fails (CREATE-201-PET). Other names (spaces, markup,
- * Unicode, long ones) may be refused with 400 where the document leaves it open, never altered.
+ * that refuses such an ordinary short name fails (CREATE-201-PET). Any other name (spaces, markup,
+ * Unicode, long ones) may be refused with 400 under the service's own rules, never altered.
  */
 import { petNamePrefix, settings } from '../setup/settings.ts';
 
@@ -52,19 +52,14 @@ export function isOwnName(name: string): boolean {
 }
 
 /**
- * Whether the document leaves it open to refuse this valid name with 400: it says nothing of
- * size limits, so a name longer than the suite's own (40 UTF-8 bytes, which is also at most 40
- * UTF-16 units and 40 code points) may be refused under any size rule, never altered; so may the
- * empty name, under a minimum length; and a service may take control, format, unassigned,
- * private-use or surrogate characters (half a character: a lone `\udc00` is no Unicode text), or
- * whitespace at either end, for invalid values.
+ * Whether the document leaves it open to refuse this valid name with 400: any name but the
+ * suite's own. It says nothing of size limits, nor of what makes a name an invalid value (§4.2:
+ * 400 for "invalid values"), so a service may refuse names under rules of its own: a size (a name
+ * longer than the suite's own 40 UTF-8 bytes), characters (control, format or surrogate
+ * characters, whitespace at either end, markup, quotes), a minimum length (the empty name).
+ * Never alter one: a name taken comes back exactly as sent. The suite's own names, its marker and
+ * a plain label, are the ones every target must take: without them no create could be checked.
  */
 export function nameMayBeRefused(name: string): boolean {
-  return (
-    name === '' ||
-    Buffer.byteLength(name) > ownNameBytes ||
-    /[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}]/u.test(name) ||
-    // Surrounding whitespace: a service may take it for an invalid value (never trim it).
-    /^\s|\s$/u.test(name)
-  );
+  return !isOwnName(name);
 }

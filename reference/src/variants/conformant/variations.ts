@@ -522,6 +522,23 @@ export const variations: Variant[] = [
     },
   },
   {
+    name: 'names-markup-refused',
+    kind: 'conformant',
+    description:
+      'An input filter of its own refuses names holding < > & with 400: a rule on names the document leaves to the service (§4.2: 400 for invalid values), and none is altered.',
+    apply(s) {
+      const validate = s.validateNewPet;
+      s.validateNewPet = (body) =>
+        isJsonObject(body) && typeof body.name === 'string' && /[<>&]/.test(body.name)
+          ? refuse(s.errorReply(400, 'invalid_body', 'name holds forbidden characters'))
+          : validate(body);
+    },
+    probe: async (t) => {
+      assertError(await t.create({ name: '<b>Rex</b>', categoryId: 1 }), 400);
+      assert.equal(await statusOf(t.create({ name: 'Rex', categoryId: 1 })), 201);
+    },
+  },
+  {
     name: 'names-unique-409',
     kind: 'conformant',
     description:
