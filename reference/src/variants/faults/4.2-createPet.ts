@@ -24,6 +24,7 @@ import {
   withReplacementCharacters,
 } from '../lenient-json.ts';
 import {
+  AUTH,
   INT64_MAX,
   INT64_MIN,
   JSON_TYPE,
@@ -484,6 +485,29 @@ export const createPetFaults: Variant[] = [
         field(await t.create({ name: 'a', categoryId: 1, status: 'SOLD' }), 'status'),
         'sold',
       ),
+  },
+  {
+    name: 'create-media-type-exact',
+    kind: 'fault',
+    breaks: 'CREATE-201-PET',
+    description:
+      'The request media type is compared as a string, Content-Type === "application/json": a NewPet sent as application/json; charset=utf-8 is refused with 415.',
+    apply(s) {
+      const readJsonBody = s.readJsonBody;
+      s.readJsonBody = (req) =>
+        req.contentType !== undefined && req.contentType !== 'application/json'
+          ? Promise.resolve(
+              refuse(s.errorReply(415, 'unsupported_media_type', 'Send application/json')),
+            )
+          : readJsonBody(req);
+    },
+    probe: async (t) => {
+      assertError(
+        await t.post(valid, { ...AUTH, 'content-type': 'application/json; charset=utf-8' }),
+        415,
+      );
+      assert.equal(await statusOf(t.post(valid)), 201);
+    },
   },
   {
     name: 'create-status-object-lookup',
