@@ -321,13 +321,29 @@ export interface SentPet {
   status?: string;
 }
 
+/**
+ * Where two names first differ, by code point: names that normalisation, a no-break space or an
+ * invisible character changed look the same when printed.
+ */
+export function whereNamesDiffer(shown: string, sent: string): string {
+  const [a, b] = [[...shown], [...sent]];
+  let at = 0;
+  while (at < a.length && at < b.length && a[at] === b[at]) at++;
+  const codes = (chars: string[]) =>
+    chars
+      .slice(at, at + 3)
+      .map((char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`)
+      .join(' ') || 'its end';
+  return ` (from character ${at + 1}: ${codes(a)}, not ${codes(b)})`;
+}
+
 /** The 201 answer against what was sent: name and status (CREATE-ECHO), categoryId. */
 export function echoProblems(sent: SentPet, pet: Pet): Problem[] {
   const problems: Problem[] = [];
   if (pet.name !== sent.name) {
     problems.push({
       requirement: 'CREATE-ECHO',
-      text: `name is ${JSON.stringify(pet.name)}, not ${JSON.stringify(sent.name)} as sent`,
+      text: `name is ${JSON.stringify(pet.name)}, not ${JSON.stringify(sent.name)} as sent${whereNamesDiffer(pet.name, sent.name)}`,
       readsText: true,
     });
   }
@@ -400,7 +416,7 @@ export function storedProblems(known: KnownPet, read: Pet, where: string): Probl
   if (read.name !== known.name && read.name !== known.echoed.name) {
     problems.push({
       requirement: 'CREATE-PERSIST',
-      text: `${where}: pet ${known.id} has name ${JSON.stringify(read.name)}, not ${JSON.stringify(known.name)} as created`,
+      text: `${where}: pet ${known.id} has name ${JSON.stringify(read.name)}, not ${JSON.stringify(known.name)} as created${whereNamesDiffer(read.name, known.name)}`,
       readsText: true,
     });
   }
