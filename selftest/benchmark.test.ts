@@ -111,7 +111,8 @@ test('every variable the suite reads is among those the benchmark sets', () => {
     ),
   ];
   // Set for the reference by the configuration (PORT, BASE_PATH), or by the benchmark itself;
-  // Node's compile cache folder (NODE_COMPILE_CACHE) is Node's, set for the workers.
+  // Node's compile cache folder (NODE_COMPILE_CACHE) is Node's, set for the workers; Playwright
+  // sets TEST_WORKER_INDEX in each of its workers.
   const handled = new Set([
     ...suiteVariables,
     'PORT',
@@ -119,6 +120,7 @@ test('every variable the suite reads is among those the benchmark sets', () => {
     'CI',
     'NODE_OPTIONS',
     'NODE_COMPILE_CACHE',
+    'TEST_WORKER_INDEX',
   ]);
   const read = new Set<string>();
   for (const file of sources) {
