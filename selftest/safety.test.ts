@@ -245,7 +245,7 @@ const unusableTargets: [string, () => Promise<string> | string, RegExp, number?]
   [
     'a connection reset',
     () => hostile.baseUrl('reset'),
-    /^the target is unreachable: the connection was reset by the target/,
+    /^the target is unreachable: the connection was (closed or )?reset by the target/,
   ],
   [
     'a rejected key',
@@ -296,7 +296,11 @@ const hostileAnswers: [behaviour: string, requirement: string, message: RegExp][
     'GET-200-PET',
     /no usable answer \(getPet\): the connection closed before the whole answer arrived \(truncated answer\)/,
   ],
-  ['reset', 'GET-200-PET', /no usable answer \(getPet\): the connection was reset by the target/],
+  [
+    'reset',
+    'GET-200-PET',
+    /no usable answer \(getPet\): the connection was (closed or )?reset by the target/,
+  ],
   ['hang', 'GET-200-PET', /no usable answer \(getPet\): no answer within 5000 ms/],
   [
     'redirect-loop',

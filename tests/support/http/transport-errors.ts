@@ -64,7 +64,9 @@ const causes: [RegExp, (timeoutMs: number) => string][] = [
       'certificate, set CONFORMANCE_INSECURE_TLS=1 to accept it',
   ],
   [/^aborted$/, () => 'the connection closed before the whole answer arrived (truncated answer)'],
-  [/ECONNRESET|socket hang up|EPIPE/, () => 'the connection was reset by the target'],
+  // Node says "socket hang up" for a close (FIN) as for a reset before any byte of the answer.
+  [/socket hang up/, () => 'the connection was closed or reset by the target before any answer'],
+  [/ECONNRESET|EPIPE/, () => 'the connection was reset by the target'],
   [/EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/, () => 'the host cannot be reached from this machine'],
   [/Max redirect count exceeded/, () => 'too many redirects'],
 ];
