@@ -7,7 +7,7 @@
 export { test, expect } from './fixtures.ts';
 export { describeChecks } from './checks.ts';
 export { type Pets } from './pets.ts';
-export { because, isErrorAnswer, type RefusedCreate, verify } from './matchers.ts';
+export { because, isErrorAnswer, refusedCreatesAmong, verify } from './matchers.ts';
 export { inconclusive, notRun } from './verdicts.ts';
 export { type KnownPet, beyondDoubleRange, isSizeRefusal, petIn, petsIn } from './attribution.ts';
 export { req, propertyOf, advisoryOf, section } from './tags.ts';

@@ -44,7 +44,7 @@ import {
   diagnoseStatus,
   diagnoseStore,
 } from './diagnosis.ts';
-import { listQueryOf, readLimit } from './inputs.ts';
+import { listQueryOf, readLimit, readNewPetBody } from './inputs.ts';
 import {
   isAcceptedInvalid,
   isContested,
@@ -83,6 +83,26 @@ export interface RefusedCreate {
   name: string;
   /** What it carried, for a reader. */
   description: string;
+}
+
+/**
+ * The creates among `answers` that were refused with a 4xx, each sent with a valid NewPet: none
+ * may have added its pet (toLeaveOutRefusedCreates), found in a list by its name.
+ */
+export function refusedCreatesAmong(answers: readonly ApiResponse[]): RefusedCreate[] {
+  return answers.flatMap((answer) => {
+    const body = answer.operation === 'createPet' ? readNewPetBody(answer.request) : undefined;
+    const refused = answer.failure === undefined && answer.status >= 400 && answer.status < 500;
+    return body?.kind === 'valid' && refused
+      ? [
+          {
+            answer,
+            name: body.value.name,
+            description: `a valid NewPet sent with ${answer.request.auth}`,
+          },
+        ]
+      : [];
+  });
 }
 
 /** Options every matcher takes: the requirement its own check (status, count…) is charged to. */
