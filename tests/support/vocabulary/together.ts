@@ -5,6 +5,8 @@
  * own checks, judging "Response has been disposed", charge requirements nobody broke (a rounded
  * categoryId also failed CREATE-201-PET, one run in ten). ESLint keeps `Promise.all` out of tests.
  */
+import { chargedIds } from '../reporting/summary.ts';
+
 export async function together<T>(work: readonly (T | PromiseLike<T>)[]): Promise<Awaited<T>[]> {
   const settled = await Promise.allSettled(work);
   const failures = settled
@@ -14,9 +16,6 @@ export async function together<T>(work: readonly (T | PromiseLike<T>)[]): Promis
   return settled.map((result) => (result as PromiseFulfilledResult<Awaited<T>>).value);
 }
 
-/** A check's failure: its message names the requirements it is charged to, `[ID] …`. */
-const checkFailure = /^(?:Error: )?\[[A-Z][A-Z0-9, -]*\] /m;
-
 /**
  * Several checks that failed side by side are each a deviation: one error carrying every
  * message, so that each is reported and charged (a requirement whose case failed beside another's
@@ -24,8 +23,9 @@ const checkFailure = /^(?:Error: )?\[[A-Z][A-Z0-9, -]*\] /m;
  * test as it came, the first.
  */
 function allOf(failures: unknown[]): unknown {
+  // A check's failure names the requirements it is charged to, as the summary reads them.
   const isCheck = (error: unknown): error is Error =>
-    error instanceof Error && checkFailure.test(error.message);
+    error instanceof Error && chargedIds(error.message).length > 0;
   if (failures.length === 1 || !failures.every(isCheck)) return failures[0];
   const first = failures[0]!;
   const messages = [...new Set(failures.map((error) => error.message))];
