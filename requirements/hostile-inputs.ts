@@ -40,6 +40,7 @@ export const placements = [
   'separator',
   'spelled',
   'replace',
+  'instead',
   'fill',
   'encode',
   'inside',
@@ -343,16 +344,16 @@ const carriers: Record<SlotId, Carrier> = {
 };
 
 const slotPlacements: Record<SlotId, readonly Placement[]> = {
-  token: ['after', 'spelled', 'fill'],
-  scheme: ['after', 'separator', 'spelled'],
+  token: ['after', 'spelled', 'instead', 'fill'],
+  scheme: ['after', 'separator', 'spelled', 'instead'],
   'header-name': ['after', 'fill'],
-  petId: ['after', 'spelled', 'replace', 'fill'],
-  limit: ['after', 'spelled', 'replace', 'fill', 'form'],
-  status: ['after', 'spelled', 'fill', 'form'],
+  petId: ['after', 'spelled', 'replace', 'instead', 'fill'],
+  limit: ['after', 'spelled', 'replace', 'instead', 'fill', 'form'],
+  status: ['after', 'spelled', 'instead', 'fill', 'form'],
   body: ['before', 'after', 'encode', 'inside', 'nest'],
   name: ['after', 'fill'],
   categoryId: ['replace', 'fill'],
-  'pet-status': ['after', 'spelled', 'fill'],
+  'pet-status': ['after', 'spelled', 'instead', 'fill'],
 };
 
 /** The number a notation writes, for the slots that hold one. */
@@ -436,6 +437,7 @@ const placementTakes: Record<Placement, readonly MemberKind[]> = {
   separator: ['text', 'bytes'],
   spelled: ['script'],
   replace: ['template'],
+  instead: ['text'],
   fill: ['length'],
   encode: ['encoding'],
   inside: ['bytes'],
@@ -522,6 +524,8 @@ function placed(
       return [
         text(members.map((member) => notation(member.template!, numberOf(slot, bases))).join('')),
       ];
+    case 'instead':
+      return [text(members.map((member) => member.text!).join(''))];
     case 'fill': {
       const length = members[0]!.length!;
       const filler = fillers[slot];
@@ -1002,6 +1006,8 @@ export function derivedTokens(key: string): { token: string; label: string }[] {
       const cell = item.slots[slot];
       if (typeof cell === 'string') continue;
       for (const place of [cell.place].flat()) {
+        // A token sent instead of the key is the member's own word: nothing of the key is in it.
+        if (slot === 'token' && place === 'instead') continue;
         for (const member of cellMembers(item, cell, slot, place).members) {
           const bases: Bases = { key, petId: 1n, marker: '', categoryId: 1n, seed: 0 };
           const planned: Planned = {

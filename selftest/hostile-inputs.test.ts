@@ -248,6 +248,11 @@ test('no case sends the key itself, and redaction knows every token derived from
         if (name !== 'Authorization') continue;
         assert.notEqual(authorization, `Bearer ${key}`, made.description);
         const token = made.slot === 'token' ? authorization.slice('Bearer '.length) : authorization;
+        // A word sent instead of the key is derived from nothing secret: no need to redact it.
+        if (made.slot === 'token' && made.placement === 'instead') {
+          assert.ok(!token.includes(key), made.description);
+          continue;
+        }
         assert.ok(
           known.has(token),
           `${made.description}: ${JSON.stringify(token)} is no near miss`,

@@ -326,14 +326,12 @@ describeChecks(section('4.2'), () => {
   );
 
   test(
-    'a status that is not a PetStatus is refused with 400: an unknown word, empty, a name every JavaScript object has, null, another case, an array, a number',
+    'a status that is not a PetStatus is refused with 400: an unknown word, null, another case, an array, a number',
     req('CREATE-400-STATUS'),
+    // The empty status, words for no value and names every object inherits are the hostile-input
+    // sweep's (its absent-words and inherited-names classes, in the pet-status slot).
     refusesEach((name, categoryId) => ({
       'unknown word': { json: { name, categoryId, status: 'adopted' } },
-      // A check skipped for a falsy value (`if (status && …)`) takes "".
-      empty: { json: { name, categoryId, status: '' } },
-      // A lookup in a plain object ({ available: 1, … }[status]) finds what every object inherits.
-      'inherited name': { json: { name, categoryId, status: 'constructor' } },
       null: { json: { name, categoryId, status: null } },
       'other case': { json: { name, categoryId, status: 'SOLD' } },
       array: { json: { name, categoryId, status: ['sold'] } },

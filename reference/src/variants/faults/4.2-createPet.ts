@@ -82,6 +82,22 @@ function servedFrom(s: Service, pets: () => readonly Pet[]): void {
     (status === undefined ? pets() : pets().filter((pet) => pet.status === status)).slice(0, limit);
 }
 
+/**
+ * A status string that `passes` is taken and stored as sent, whether a PetStatus or not (the
+ * other fields still checked): a status check of the fault's own.
+ */
+function storedStatusIf(s: Service, passes: (status: string) => boolean): void {
+  const validate = s.validateNewPet;
+  s.validateNewPet = (body) => {
+    if (!isJsonObject(body) || typeof body.status !== 'string' || !passes(body.status)) {
+      return validate(body);
+    }
+    const status = body.status;
+    const checked = validate({ ...body, status: 'available' });
+    return checked.ok ? ok({ ...checked.value, status: status as PetStatus }) : checked;
+  };
+}
+
 /** A 201 reply whose body went through edit (other replies unchanged). */
 const editCreated =
   (edit: (body: Record<string, unknown>) => unknown) =>
@@ -514,22 +530,31 @@ export const createPetFaults: Variant[] = [
     kind: 'fault',
     breaks: 'CREATE-400-STATUS',
     description:
-      'status is checked as a JavaScript service does with a plain object, if (status && !(status in { available: 1, pending: 1, sold: 1 })): "" passes as falsy, and "constructor", "toString" or "__proto__" as names every object has.',
+      'status is checked as a JavaScript service does with a plain object, status in { available: 1, pending: 1, sold: 1 }: "constructor", "toString" or "__proto__" pass as names every object has, and are stored.',
     apply(s) {
       const known: Record<string, number> = { available: 1, pending: 1, sold: 1 };
-      const validate = s.validateNewPet;
-      s.validateNewPet = (body) => {
-        if (!isJsonObject(body) || typeof body.status !== 'string') return validate(body);
-        const status = body.status;
-        if (status && !(status in known)) return validate(body);
-        const checked = validate({ ...body, status: 'available' });
-        return checked.ok ? ok({ ...checked.value, status: status as PetStatus }) : checked;
-      };
+      storedStatusIf(s, (status) => status in known);
     },
     probe: async (t) => {
-      for (const status of ['', 'constructor'])
+      for (const status of ['constructor', '__proto__'])
         assert.equal(field(await t.create({ name: 'a', categoryId: 1, status }), 'status'), status);
-      assertError(await t.create({ name: 'a', categoryId: 1, status: 'adopted' }), 400);
+      for (const status of ['', 'adopted'])
+        assertError(await t.create({ name: 'a', categoryId: 1, status }), 400);
+    },
+  },
+  {
+    name: 'create-status-falsy-skipped',
+    kind: 'fault',
+    breaks: 'CREATE-400-STATUS',
+    description:
+      'status is checked only when truthy, if status and status not in STATUSES (Python; JavaScript\'s if (status && ...)): "" passes as absent, and is stored.',
+    apply(s) {
+      storedStatusIf(s, (status) => !status || isPetStatus(status));
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.create({ name: 'a', categoryId: 1, status: '' }), 'status'), '');
+      for (const status of ['constructor', 'adopted'])
+        assertError(await t.create({ name: 'a', categoryId: 1, status }), 400);
     },
   },
   {

@@ -94,6 +94,35 @@ export const getPetFaults: Variant[] = [
     },
   },
   {
+    name: 'get-pet-object-lookup',
+    kind: 'fault',
+    breaks: 'GET-PETID-INVALID',
+    description:
+      'Pets are found in a plain object keyed by their ids\' text, pets[petId], before the petId is checked: "constructor", "toString" or "__proto__" find what every object inherits, answered 200 with the body {} (what JSON makes of it).',
+    apply(s) {
+      const getPet = s.getPet;
+      s.getPet = async (req, rawPetId) => {
+        const pets: Record<string, unknown> = {};
+        for (const pet of s.store.all()) pets[String(pet.id)] = pet;
+        const found = pets[rawPetId];
+        if (found === undefined || Object.hasOwn(pets, rawPetId) || s.guard(req, 'getPet')) {
+          return getPet(req, rawPetId);
+        }
+        return { status: 200, headers: {}, json: {} };
+      };
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      for (const petId of ['constructor', '__proto__'])
+        assert.deepEqual(await t.get(`/pets/${petId}`).then((a) => [a.status, a.text]), [
+          200,
+          '{}',
+        ]);
+      assertError(await t.get('/pets/abc'), 400);
+      assert.equal(field(await t.get('/pets/1'), 'id'), 1n);
+    },
+  },
+  {
     name: 'hang-getPet',
     kind: 'fault',
     breaks: 'GET-200-PET',

@@ -223,6 +223,26 @@ export const authFaults: Variant[] = [
       assert.equal(await statusOf(t.get('/pets', { authorization: `Bearer ${KEY} x` })), 200),
   },
   {
+    name: 'auth-key-object-lookup',
+    kind: 'fault',
+    breaks: 'AUTH-401-INVALID',
+    description:
+      'The token is looked up in a plain object of keys, if (keys[token]): "constructor", "toString" or "__proto__" find what every object inherits, and pass.',
+    apply(s) {
+      const keys: Record<string, boolean> = { [s.config.apiKey]: true };
+      const authenticate = s.authenticate;
+      s.authenticate = (authorization) => {
+        const token = bearerToken(authorization);
+        return token !== undefined && keys[token] ? 'ok' : authenticate(authorization);
+      };
+    },
+    probe: async (t) => {
+      for (const token of ['constructor', '__proto__'])
+        assert.equal(await statusOf(t.get('/pets', { authorization: `Bearer ${token}` })), 200);
+      assertError(await t.get('/pets', { authorization: 'Bearer other' }), 401);
+    },
+  },
+  {
     name: 'auth-key-case-insensitive',
     kind: 'fault',
     breaks: 'AUTH-401-INVALID',
