@@ -413,6 +413,22 @@ export const settings = {
 /** Every pet the suite creates has this in its name, so staging owners can find them. */
 export const petNamePrefix = `conformance:${settings.runId}:`;
 
+/**
+ * CONFORMANCE_NAME_MAX_BYTES: the longest name, in UTF-8 bytes, that the suite makes for itself
+ * and every target must take (default 32). The document leaves names' size limits open (section
+ * 8), so a target whose names are shorter sets it. Room is left for the run's marker and a tail
+ * of eight (vocabulary/names.ts): a shorter CONFORMANCE_RUN_ID makes the marker shorter.
+ */
+const nameRoom = Buffer.byteLength(petNamePrefix) + 8;
+export const nameMaxBytes = intSetting('CONFORMANCE_NAME_MAX_BYTES', 32, 1);
+if (nameMaxBytes < nameRoom) {
+  fail(
+    `CONFORMANCE_NAME_MAX_BYTES=${nameMaxBytes} leaves no room for the run's marker ` +
+      `(${petNamePrefix}, ${nameRoom - 8} bytes) and a tail of 8 that makes each name unique: ` +
+      `it must be ${nameRoom} or more, or set a shorter CONFORMANCE_RUN_ID; ${hint}`,
+  );
+}
+
 /** What the reports need to know of the run, kept in the configuration's metadata (see summary.ts). */
 export const runFacts: ConfiguredFacts = {
   target: settings.baseUrl,
@@ -431,6 +447,7 @@ export const runFacts: ConfiguredFacts = {
     pace: settings.pace,
     maxWaitS: settings.maxWaitMs / 1000,
     categoryIds: settings.categoryIds?.join(',') ?? '',
+    nameMaxBytes,
     date: settings.today.toISOString().slice(0, 10),
     fcRuns: settings.fcRuns,
   },

@@ -282,8 +282,8 @@ export function listBodyProblems(
 }
 
 /**
- * The largest createPet body the suite's own NewPets make: a name of the suite's longest (40 UTF-8
- * bytes), the longest int64 and status. A target must take such a NewPet (CREATE-201-PET).
+ * The largest createPet body the suite's own NewPets make: a name of the suite's longest
+ * (ownNameBytes), the longest int64 and status. A target must take such a NewPet (CREATE-201-PET).
  */
 export const ordinaryBodyBytes = Buffer.byteLength(
   stringifyExact({

@@ -652,7 +652,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
   row({
     id: 'create-size-limit',
     reads: 'status',
-    when: 'a createPet body larger than any the suite makes for itself (a name over 40 UTF-8 bytes) was refused with 413, where a 201 or a 400 was due',
+    when: 'a createPet body larger than any the suite makes for itself (a name longer than the suite’s own) was refused with 413, where a 201 or a 400 was due',
     implies: 'allowed: a size limit of bodies, which the document leaves open (section 8)',
     charges: [],
     conclude: ({ answer, expected }) =>
@@ -757,7 +757,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
       return (
         (await valueThatMadeTheDifference(answer, newPet, ask)) ?? {
           charge: 'CREATE-201-PET',
-          why: `status ${answer.status}, not 201: a valid NewPet was refused${ask.controls.categoryIds ? '' : ' (if the target accepts only the categoryIds of its own categories, list them in CONFORMANCE_CATEGORY_IDS)'}; every target must take the suite’s own names, its marker and a plain label in at most ${ownNameBytes} UTF-8 bytes (docs/verdicts.md, Names)`,
+          why: `status ${answer.status}, not 201: a valid NewPet was refused${ask.controls.categoryIds ? '' : ' (if the target accepts only the categoryIds of its own categories, list them in CONFORMANCE_CATEGORY_IDS)'}; every target must take the suite’s own names, its marker and a plain label in at most ${ownNameBytes} UTF-8 bytes (if the target’s names are shorter, set CONFORMANCE_NAME_MAX_BYTES; docs/verdicts.md, Names)`,
         }
       );
     },

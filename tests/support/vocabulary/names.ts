@@ -2,21 +2,25 @@
  * Names: the suite's own, and what the document lets a target do with others.
  *
  * Every name the suite makes for itself carries the run's marker (staging owners find its pets by
- * it) and fits in 40 UTF-8 bytes, so that a target with a small name column takes it: a target
- * that refuses such an ordinary short name fails (CREATE-201-PET). Any other name (spaces, markup,
- * Unicode, long ones) may be refused with 400 under the service's own rules, never altered.
+ * it) and fits in 32 UTF-8 bytes (CONFORMANCE_NAME_MAX_BYTES), so that a target with a small name
+ * column takes it: a target that refuses such an ordinary short name fails (CREATE-201-PET). Any
+ * other name (spaces, markup, Unicode, long ones) may be refused with 400 under the service's own
+ * rules, never altered.
  */
-import { petNamePrefix, settings } from '../setup/settings.ts';
+import { nameMaxBytes, petNamePrefix, settings } from '../setup/settings.ts';
 
-/** The longest name, in UTF-8 bytes, that a target must take (the suite's own are no longer). */
-export const ownNameBytes = 40;
+/**
+ * The longest name, in UTF-8 bytes, that a target must take (the suite's own are no longer): 32,
+ * a small name column's size, or CONFORMANCE_NAME_MAX_BYTES for a target whose names are shorter.
+ */
+export const ownNameBytes = nameMaxBytes;
 
 /** Own names made by this process so far. */
 let made = 0;
 
 /**
  * The labelled name of one of the suite's pets: the run's marker, then the label, cut to fit in
- * 40 UTF-8 bytes with a tail that no other name of the run has (a long run id leaves less room;
+ * ownNameBytes with a tail that no other name of the run has (a long run id leaves less room;
  * the marker is what makes a pet findable). Unique, since a target may refuse a name it holds
  * already, a rule of its own that the document leaves open: the tail is the shard, the worker
  * (Playwright's TEST_WORKER_INDEX, unique in a run) and a count.
@@ -42,7 +46,7 @@ export function uniqueInRun(name: string): string {
   return name.replace(petNamePrefix, `${petNamePrefix}${uniqueTail()}:`);
 }
 
-/** A name the suite makes for itself: the run's marker, a plain label, at most 40 UTF-8 bytes. */
+/** A name the suite makes for itself: the run's marker, a plain label, at most ownNameBytes. */
 export function isOwnName(name: string): boolean {
   return (
     name.startsWith(petNamePrefix) &&
@@ -55,7 +59,7 @@ export function isOwnName(name: string): boolean {
  * Whether the document leaves it open to refuse this valid name with 400: any name but the
  * suite's own. It says nothing of size limits, nor of what makes a name an invalid value (§4.2:
  * 400 for "invalid values"), so a service may refuse names under rules of its own: a size (a name
- * longer than the suite's own 40 UTF-8 bytes), characters (control, format or surrogate
+ * longer than the suite's own ownNameBytes), characters (control, format or surrogate
  * characters, whitespace at either end, markup, quotes), a minimum length (the empty name).
  * Never alter one: a name taken comes back exactly as sent. The suite's own names, its marker and
  * a plain label, are the ones every target must take: without them no create could be checked.

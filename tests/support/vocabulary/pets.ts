@@ -2,8 +2,9 @@
  * `pets`: creates pets named with the run's marker, so staging owners can find them, and grows
  * the store to the size a check needs (the interface has no delete, so a store only grows).
  *
- * Every name the suite makes for itself fits in 40 UTF-8 bytes, so that a target with a small name
- * column takes it; a target that refuses such ordinary short names fails (CREATE-201-PET).
+ * Every name the suite makes for itself fits in 32 UTF-8 bytes (CONFORMANCE_NAME_MAX_BYTES), so
+ * that a target with a small name column takes it; a target that refuses such ordinary short
+ * names fails (CREATE-201-PET).
  * Against a target that accepts only some categoryIds (CONFORMANCE_CATEGORY_IDS), every valid
  * NewPet uses one of those.
  */

@@ -425,21 +425,21 @@ export const variations: Variant[] = [
     },
   },
   {
-    name: 'name-bytes-40',
+    name: 'name-bytes-32',
     kind: 'conformant',
     description:
-      'Names longer than 40 UTF-8 bytes are refused with 400 (a name column sized in bytes).',
+      'Names longer than 32 UTF-8 bytes are refused with 400 (a small name column, sized in bytes).',
     apply(s) {
       afterValidation(s, (newPet) =>
-        Buffer.byteLength(newPet.name, 'utf8') > 40
-          ? refuse(s.errorReply(400, 'invalid_body', 'name must be at most 40 bytes in UTF-8'))
+        Buffer.byteLength(newPet.name, 'utf8') > 32
+          ? refuse(s.errorReply(400, 'invalid_body', 'name must be at most 32 bytes in UTF-8'))
           : newPet,
       );
     },
     probe: async (t) => {
-      for (const name of ['', 'n'.repeat(40), '\u00e9'.repeat(20), '🐶'.repeat(10)])
+      for (const name of ['', 'n'.repeat(32), '\u00e9'.repeat(16), '🐶'.repeat(8)])
         assert.equal(field(await t.create({ name, categoryId: 1 }), 'name'), name);
-      for (const name of ['n'.repeat(41), '\u00e9'.repeat(21), '🐶'.repeat(10) + 'n'])
+      for (const name of ['n'.repeat(33), '\u00e9'.repeat(17), '🐶'.repeat(8) + 'n'])
         assertError(await t.create({ name, categoryId: 1 }), 400);
     },
   },
