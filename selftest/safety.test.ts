@@ -3,7 +3,8 @@
  * child processes, against small local servers that misbehave on purpose; each case checks the
  * exit code, the one message the user sees, that the key never appears, and the time taken:
  *
- * - configuration errors stop the run at load, in one readable message;
+ * - configuration errors stop the run at load, in one readable message; a name size set for a
+ *   target with short names makes the suite's own names that short;
  * - the preflight stops a run against an unusable target with one message naming the problem
  *   (every kind of problem is also checked by calling the preflight directly, which is quicker);
  * - hostile answers after the preflight fail their check clearly, without crash or hang;
@@ -44,6 +45,7 @@ import {
   type TestOutcome,
   runSuite as runSuiteNow,
   runTargets as runTargetsNow,
+  spawnNode,
 } from './support/playwright.ts';
 
 const apiKey = 'safety-key-4e1f9c2ab7';
@@ -215,6 +217,11 @@ const configurationErrors: [string, Record<string, string>, RegExp][] = [
     'an unknown report format',
     { CONFORMANCE_REPORTS: 'json,pdf' },
     /CONFORMANCE_REPORTS must list html, json, junit, ctrf \(comma-separated\) or be none \(got "json,pdf"\); see \.env\.example/,
+  ],
+  [
+    "a name size that leaves no room for the run's marker and a unique tail",
+    { CONFORMANCE_NAME_MAX_BYTES: '28', CONFORMANCE_RUN_ID: 'abcdefgh' },
+    /CONFORMANCE_NAME_MAX_BYTES=28 leaves no room for the run's marker \(conformance:abcdefgh:, 21 bytes\) and a tail of 8 that makes each name unique: it must be 29 or more, or set a shorter CONFORMANCE_RUN_ID; see \.env\.example/,
   ],
   [
     'the retired list of known failures, which the baseline replaces',
@@ -516,6 +523,11 @@ describe('safety against real environments', { concurrency: true }, () => {
       const created = /pets created: (\d+)/.exec(run.output);
       assert.ok(created, `the run reports the pets it created${shown(run)}`);
       assert.ok(Number(created[1]) <= creates, shown(run));
+      // A check stopped by the budget decided nothing: its requirement is never passed, whatever
+      // its other checks found.
+      const verdict = run.summary?.requirements.find((item) => item.id === 'PET-ID-UNIQUE');
+      assert.equal(verdict?.verdict, 'blocked', shown(run));
+      assert.match(verdict.reasons.join('\n'), /Write budget spent/);
     } finally {
       await proxy.close();
       await reference.close();
@@ -539,6 +551,24 @@ describe('safety against real environments', { concurrency: true }, () => {
       assertStoppedOnce(await runSuite(oneRequest, env), 'Configuration error', message);
     });
   }
+
+  test("CONFORMANCE_NAME_MAX_BYTES makes the suite's own names no longer, marker and tail kept", async () => {
+    // The names module as the suite's workers load it, with the setting at its least.
+    const script =
+      "import { isOwnName, ownName } from './tests/support/vocabulary/names.ts'; " +
+      "const names = [ownName('a-label-longer-than-the-room'), ownName('x')]; " +
+      'console.log(JSON.stringify(names.map((n) => [n, Buffer.byteLength(n), isOwnName(n)])));';
+    const run = await spawnNode(['--import', 'tsx', '--input-type=module', '-e', script], {
+      CONFORMANCE_NAME_MAX_BYTES: '29',
+      CONFORMANCE_RUN_ID: 'abcdefgh',
+    });
+    assert.equal(run.exitCode, 0, run.output);
+    const names = JSON.parse(run.output) as [string, number, boolean][];
+    for (const [name, bytes, own] of names) {
+      assert.ok(name.startsWith('conformance:abcdefgh:') && bytes <= 29 && own, name);
+    }
+    assert.notEqual(names[0]![0], names[1]![0]);
+  });
 
   test('CONFORMANCE_ALLOW_NON_V1_BASE=1 turns the /v1 error into one warning', async () => {
     const run = await runSuite(['--list'], {

@@ -368,6 +368,10 @@ function judgeRequirement(id: string, tests: TestRecord[]) {
   // cannot pass, whatever its other checks found.
   const leftOut = reasonsFor((test) => noteOf(test.notRun));
   if (leftOut.length > 0) return { verdict: 'not run' as Verdict, reasons: leftOut, failures };
+  // A check stopped at a limit of the run (the write budget, a rate limit) decided nothing of its
+  // requirements: they are not passed on the strength of their other checks.
+  const stopped = reasonsFor((test) => (test.outcome === 'failed' ? test.stoppedBy : undefined));
+  if (stopped.length > 0) return { verdict: 'blocked' as Verdict, reasons: stopped, failures };
   const decided = tagged.some(
     (test) =>
       (test.outcome === 'passed' || failedOnlyOnAdvisories(test)) &&

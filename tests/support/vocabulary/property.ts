@@ -1,9 +1,12 @@
 /**
  * Property checks with fast-check, made fit for a remote target:
  * - one seed per run (FC_SEED), a path to replay a counterexample (FC_PATH), FC_RUNS runs;
- * - shrinking bounded by time, not by steps: after a failure, smaller inputs are sent for up to
- *   `shrinkTimeMs`, whatever time the runs before it took; inputs after that count as passing
- *   without a request, so the counterexample reported is the smallest one actually seen to fail.
+ * - shrinking bounded by time and by steps: after a failure, smaller inputs are sent for up to
+ *   `shrinkTimeMs`, whatever time the runs before it took, and at most `shrinkRuns` of them (each
+ *   may create pets, on a store whose write budget the whole run shares); inputs after that count
+ *   as passing without a request, so the counterexample reported is the smallest one actually
+ *   seen to fail. A run limit met while shrinking (the write budget) ends the shrinking there: the
+ *   failure found is reported all the same.
  *   The arbitraries shrink towards the ordinary (generators.ts: the run's marker as the name, no
  *   status), so what does not matter to a failure is shrunk away and what does is left;
  * - on failure, the seed, the path, the shrunk counterexample and the one command that replays it
@@ -49,6 +52,8 @@ export interface PropertyOptions {
    * the test timeout when that is shorter).
    */
   shrinkTimeMs?: number;
+  /** Smaller inputs sent at most while shrinking a failure (default 20). */
+  shrinkRuns?: number;
 }
 
 const runsOf = (options: PropertyOptions) =>
@@ -91,6 +96,8 @@ export async function checkProperty<T, A = never>(
   const info = test.info();
   const timeLimitMs = options.timeLimitMs ?? Math.min(30_000, settings.testTimeoutMs / 2);
   const shrinkTimeMs = options.shrinkTimeMs ?? Math.min(10_000, settings.testTimeoutMs / 4);
+  const shrinkRuns = options.shrinkRuns ?? 20;
+  let shrunk = 0;
   // An error that ends the property at once, not a counterexample: a spent write budget, or a
   // skip (read-only mode), which Playwright must see as thrown.
   let stop: unknown;
@@ -124,7 +131,7 @@ export async function checkProperty<T, A = never>(
             if (Date.now() - started > timeLimitMs) cutShort = true;
             if (cutShort) return true;
             sentRuns++;
-          } else if (Date.now() - failedAt > shrinkTimeMs) return true;
+          } else if (Date.now() - failedAt > shrinkTimeMs || ++shrunk > shrinkRuns) return true;
           try {
             if (
               early &&
@@ -167,7 +174,8 @@ export async function checkProperty<T, A = never>(
       await together(ahead.map((run) => run.outcome));
     }
   });
-  if (stop) throw stop;
+  // A limit met before any failure decided nothing; one met while shrinking leaves the failure.
+  if (stop && !details.failed) throw stop;
   // Cut short before any run was judged (its answers came after the time limit), fast-check says
   // "failed" with no counterexample: nothing failed, and nothing was decided.
   const unjudged = details.interrupted && details.numRuns === 0 && details.counterexample === null;
