@@ -187,6 +187,7 @@ export class PetStoreClient {
     // as not run. Also without credentials: a target that ignores authentication would store it.
     if (this.options.readOnly) test.skip(true, readOnlySkipReason);
     this.options.state.reserveCreate();
+    this.options.state.createSent();
     try {
       const response = await this.exchange('POST', '/pets', options, body, 'createPet');
       // Half a character in the name, answered with a 5xx: the pet may be stored all the same,
@@ -210,6 +211,8 @@ export class PetStoreClient {
       // Asked to wait until the run's bound was spent: the target processed nothing.
       if (error instanceof RateLimitExhausted) this.options.state.releaseCreate();
       throw error;
+    } finally {
+      this.options.state.createSettled();
     }
   }
 

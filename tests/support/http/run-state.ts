@@ -148,6 +148,8 @@ export class RunState {
   private readonly creates: string;
   private readonly released: string;
   private readonly idsFile: string;
+  private readonly sent: string;
+  private readonly settled: string;
   private readonly unwritable: string;
   private readonly answerTimes: string;
   private readonly signals: string;
@@ -159,6 +161,8 @@ export class RunState {
     this.creates = `${prefix}.creates`;
     this.released = `${prefix}.released`;
     this.idsFile = `${prefix}.ids`;
+    this.sent = `${prefix}.sent`;
+    this.settled = `${prefix}.settled`;
     this.unwritable = `${prefix}.unwritable`;
     this.answerTimes = `${prefix}.answers`;
     this.signals = `${prefix}.json`;
@@ -229,6 +233,24 @@ export class RunState {
   /** A create was answered 201 with this id (any worker of the run). */
   noteCreated(id: bigint): void {
     appendFileSync(this.idsFile, `${id}\n`);
+  }
+
+  /**
+   * A create request is on its way (any worker of the run), until createSettled: the target may
+   * store its pet, and list it, before the worker reads the answer and notes its id.
+   */
+  createSent(): void {
+    appendFileSync(this.sent, '.');
+  }
+
+  /** A create sent has its outcome (an answer noted, or an error). */
+  createSettled(): void {
+    appendFileSync(this.settled, '.');
+  }
+
+  /** How many creates of the run, in all its workers, are sent and not yet settled. */
+  createsInFlight(): number {
+    return sizeOf(this.sent) - sizeOf(this.settled);
   }
 
   /** The ids the creates of this run, in all its workers, were answered with, oldest first. */

@@ -12,6 +12,7 @@ import type { KnownPet, SentPet } from './attribution.ts';
 /** The run's record of the ids creates were answered with, in all its workers (run-state.ts). */
 interface RunCreates {
   timesCreated(id: bigint): number;
+  createsInFlight(): number;
 }
 
 interface Registry {
@@ -29,7 +30,7 @@ let current: Registry = {
   known: new Map(),
   accepted: new Set(),
   contested: new Set(),
-  runCreates: { timesCreated: () => 0 },
+  runCreates: { timesCreated: () => 0, createsInFlight: () => 0 },
 };
 
 /** Follows the registry of the test's target, and the run's record of its created ids. */
@@ -59,6 +60,11 @@ export function remember(sent: SentPet, pet: Pet): void {
     return;
   }
   known.set(pet.id, { ...sent, id: pet.id, echoed: pet });
+}
+
+/** How many creates of the run, in any worker, are on their way to the target (run-state.ts). */
+export function createsInFlight(): number {
+  return current.runCreates.createsInFlight();
 }
 
 /** Whether two creates of the run were answered with this id (two pets under one id). */

@@ -46,6 +46,7 @@ import {
 } from './diagnosis.ts';
 import { listQueryOf, readLimit, readNewPetBody } from './inputs.ts';
 import {
+  createsInFlight,
   isAcceptedInvalid,
   isContested,
   isRunCreated,
@@ -284,6 +285,29 @@ function listedKeeper(id: bigint): NameKeeper {
   return isRunCreated(id) ? null : undefined;
 }
 
+/** How long a listed pet of unknown origin waits for the run's record of creates to catch up. */
+const recordCatchUpMs = 1000;
+
+/**
+ * The list body's problems, each listed pet held to who answers for it (listedKeeper). A pet with
+ * a wrong field that no create of the run is yet known to have made may be another worker's,
+ * stored by the target before that worker read its 201: while creates of the run are in flight,
+ * the run's record is read again, a second later. Only a list with such a problem waits.
+ */
+async function listBodySettled(response: ApiResponse) {
+  // Read first: a create settled after this was noted before it settled, and is read below.
+  const inFlight = createsInFlight();
+  let unknownOrigin = false;
+  const body = listBodyProblems(response, (id) => {
+    const keeper = listedKeeper(id);
+    if (keeper === undefined) unknownOrigin = true;
+    return keeper;
+  });
+  if (!unknownOrigin) return body;
+  if (inFlight > 0) await sleep(recordCatchUpMs);
+  return listBodyProblems(response, listedKeeper);
+}
+
 /** The pets a list with this query should show, of those this worker created: its filter's. */
 function knownMatching(status: string | undefined): WantedPet[] {
   return [...knownPets().values()].filter((pet) => status === undefined || pet.status === status);
@@ -296,7 +320,7 @@ async function listProblems(response: ApiResponse, expected: ListExpectation, ow
   if (blocked(outcome.problems)) return outcome.problems;
   if (outcome.allowed) return outcome.allowed === 'judged' ? errorBody(response) : [];
   const problems: Problem[] = [...mediaProblems(response)];
-  const body = listBodyProblems(response, listedKeeper);
+  const body = await listBodySettled(response);
   problems.push(...body.problems);
   const items = body.items;
   if (!items) return problems;
