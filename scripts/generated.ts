@@ -178,7 +178,7 @@ const slotHeads: Record<string, string> = {
 export async function renderHostileInputs(): Promise<string> {
   const { hostileInputs, cellViews, cellCase, wireText } =
     await import('../requirements/hostile-inputs.ts');
-  const bases = { key: 'KEY', petId: 17n, marker: 'conformance:RUN:', categoryId: 7n, seed: 0 };
+  const bases = { key: 'KEY', petId: 17n, marker: 'conformance-RUN-', categoryId: 7n, seed: 0 };
   const views = cellViews();
   const slots = hostileInputs.slots;
   const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;

@@ -107,6 +107,7 @@ const composites = [
     'no-deprecation-headers',
     'bearer-case-sensitive',
     'limits-clamped',
+    'names-plain-only',
   ],
 ];
 /**

@@ -33,7 +33,7 @@ test(
       const counterexample = /Counterexample: (.*)/.exec(failure.error)?.[1];
       // fast-check prints the property's arguments as a tuple: [NewPet].
       const shape = new RegExp(
-        `^\\[\\{"name":"conformance:${runId}:","categoryId":(-?\\d+)n\\}\\]$`,
+        `^\\[\\{"name":"conformance-${runId}-","categoryId":(-?\\d+)n\\}\\]$`,
       );
       const categoryId = shape.exec(counterexample ?? '')?.[1];
       assert.ok(

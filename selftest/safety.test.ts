@@ -221,7 +221,7 @@ const configurationErrors: [string, Record<string, string>, RegExp][] = [
   [
     "a name size that leaves no room for the run's marker and a unique tail",
     { CONFORMANCE_NAME_MAX_BYTES: '28', CONFORMANCE_RUN_ID: 'abcdefgh' },
-    /CONFORMANCE_NAME_MAX_BYTES=28 leaves no room for the run's marker \(conformance:abcdefgh:, 21 bytes\) and a tail of 8 that makes each name unique: it must be 29 or more, or set a shorter CONFORMANCE_RUN_ID; see \.env\.example/,
+    /CONFORMANCE_NAME_MAX_BYTES=28 leaves no room for the run's marker \(conformance-abcdefgh-, 21 bytes\) and a tail of 8 that makes each name unique: it must be 29 or more, or set a shorter CONFORMANCE_RUN_ID; see \.env\.example/,
   ],
   [
     'the retired list of known failures, which the baseline replaces',
@@ -565,7 +565,7 @@ describe('safety against real environments', { concurrency: true }, () => {
     assert.equal(run.exitCode, 0, run.output);
     const names = JSON.parse(run.output) as [string, number, boolean][];
     for (const [name, bytes, own] of names) {
-      assert.ok(name.startsWith('conformance:abcdefgh:') && bytes <= 29 && own, name);
+      assert.ok(name.startsWith('conformance-abcdefgh-') && bytes <= 29 && own, name);
     }
     assert.notEqual(names[0]![0], names[1]![0]);
   });

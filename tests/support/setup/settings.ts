@@ -411,7 +411,7 @@ export const settings = {
 };
 
 /** Every pet the suite creates has this in its name, so staging owners can find them. */
-export const petNamePrefix = `conformance:${settings.runId}:`;
+export const petNamePrefix = `conformance-${settings.runId}-`;
 
 /**
  * CONFORMANCE_NAME_MAX_BYTES: the longest name, in UTF-8 bytes, that the suite makes for itself

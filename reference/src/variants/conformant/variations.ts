@@ -522,6 +522,25 @@ export const variations: Variant[] = [
     },
   },
   {
+    name: 'names-plain-only',
+    kind: 'conformant',
+    description:
+      "A strict rule for names, as a form validator keeps: letters and digits, with spaces, '.', \"'\" and '-' inside; any other name (a colon, markup, another script, the empty name) is refused with 400, none altered.",
+    apply(s) {
+      afterValidation(s, (newPet) =>
+        /^[A-Za-z0-9](?:[A-Za-z0-9 .'-]*[A-Za-z0-9.])?$/.test(newPet.name)
+          ? newPet
+          : refuse(s.errorReply(400, 'invalid_body', 'name must be letters and digits')),
+      );
+    },
+    probe: async (t) => {
+      for (const name of ['Rex', "O'Brien-Smith Jr.", 'conformance-ab12cd34-label-0-1'])
+        assert.equal(field(await t.create({ name, categoryId: 1 }), 'name'), name);
+      for (const name of ['a:b', '<b>', ' Rex', 'Rex-', '', 'caf\u00e9'])
+        assertError(await t.create({ name, categoryId: 1 }), 400);
+    },
+  },
+  {
     name: 'names-markup-refused',
     kind: 'conformant',
     description:
