@@ -64,7 +64,10 @@ export interface Member {
   zero?: string;
   /** With `zero`: every printable ASCII character has a form in it (fullwidth). */
   fullwidth?: boolean;
-  /** A notation of a number: {n} decimal, {hex}, {bin}, {oct}, {n_} with an underscore. */
+  /**
+   * A notation of a number: {n} decimal, {hex}, {bin}, {oct}, {n_} with an underscore; or, alone,
+   * {n+2^32} (or -, any power): another int64, the ordinary one moved by that power of two.
+   */
   template?: string;
   /** A length, in characters. */
   length?: number;
@@ -458,8 +461,16 @@ function inScript(member: Member, char: string): string | undefined {
 const spell = (member: Member, value: string) =>
   [...value].map((char) => inScript(member, char) ?? char).join('');
 
+const wrap = /^\{n([+-])2\^(\d+)\}$/;
+
 /** A notation's text for the number: the template of its magnitude, after its sign. */
 function notation(template: string, number: bigint): string {
+  // {n+2^32}: another number, the ordinary one moved by a power of two (undefined beyond int64).
+  const moved = wrap.exec(template);
+  if (moved) {
+    const value = number + (moved[1] === '+' ? 1n : -1n) * 2n ** BigInt(moved[2]!);
+    return value === BigInt.asIntN(64, value) ? String(value) : '';
+  }
   const magnitude = number < 0n ? -number : number;
   const digits = magnitude.toString();
   const grouped = digits.length > 1 ? `${digits[0]}_${digits.slice(1)}` : `0_${digits}`;
@@ -520,10 +531,11 @@ function placed(
       if (spellings.every((spelling) => spelling === textOf(head))) return undefined;
       return [text(spellings.join(''))];
     }
-    case 'replace':
-      return [
-        text(members.map((member) => notation(member.template!, numberOf(slot, bases))).join('')),
-      ];
+    case 'replace': {
+      const written = members.map((member) => notation(member.template!, numberOf(slot, bases)));
+      // A number moved past int64 is no such number: nothing to send.
+      return written.includes('') ? undefined : [text(written.join(''))];
+    }
     case 'instead':
       return [text(members.map((member) => member.text!).join(''))];
     case 'fill': {

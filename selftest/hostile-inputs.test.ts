@@ -36,7 +36,7 @@ import {
 const bases = (seed: number): Bases => ({
   key: 'conformance-secret-7Hq2xZ4pL9wR',
   petId: 17n,
-  marker: 'conformance:abcd1234:',
+  marker: 'conformance-abcd1234-',
   categoryId: 7n,
   seed,
 });
@@ -180,7 +180,13 @@ test('every case is read by the document as its slot says: refused, left open, o
       const sent = sentOf(each.request);
       if (!sent) continue;
       const where = `seed ${seed}, ${each.label} (${each.slot}: ${each.description})`;
-      if (each.slot === 'petId') assert.equal(readPetId(sent).kind, 'invalid', where);
+      // A petId is invalid, but an existing id moved by 2^32: a valid one, which no pet has.
+      if (each.slot === 'petId')
+        assert.equal(
+          readPetId(sent).kind,
+          each.rule === 'GET-404-UNKNOWN' ? 'valid' : 'invalid',
+          where,
+        );
       // A query in another form (a parameter named twice, with brackets) is left open.
       else if (each.placement === 'form') assert.notEqual(openQueryPart(sent), undefined, where);
       else if (each.slot === 'limit')
@@ -197,7 +203,7 @@ test('every case is read by the document as its slot says: refused, left open, o
   }
 });
 
-test('a name that every target must take stays within 40 bytes', () => {
+test("a name case of the sweep stays within the name slot's 40 bytes", () => {
   for (const seed of seeds) {
     for (const made of allCases(bases(seed)).filter(
       (each) => each.slot === 'name' && !each.stored,

@@ -123,6 +123,26 @@ export const getPetFaults: Variant[] = [
     },
   },
   {
+    name: 'get-petid-int32',
+    kind: 'fault',
+    breaks: 'GET-200-PET',
+    description:
+      "The petId is read into a 32-bit int (C's sscanf %d, (int)strtol): its low 32 bits, so an id 2^32 above or below an existing pet's reads that pet.",
+    apply(s) {
+      const parsePetId = s.parsePetId;
+      s.parsePetId = (raw) => {
+        const id = parsePetId(raw);
+        return id.ok ? ok(BigInt.asIntN(32, id.value)) : id;
+      };
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      for (const petId of [2n ** 32n + 1n, 1n - 2n ** 32n])
+        assert.equal(field(await t.get(`/pets/${petId}`), 'id'), 1n);
+      assertError(await t.get('/pets/2'), 404);
+    },
+  },
+  {
     name: 'hang-getPet',
     kind: 'fault',
     breaks: 'GET-200-PET',

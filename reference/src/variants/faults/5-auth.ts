@@ -14,6 +14,14 @@ import type { Variant } from '../types.ts';
 const PERL_SPACE =
   /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu;
 
+/**
+ * Java's Character.isWhitespace at either end of a string, what String.strip() removes: Unicode's
+ * spaces but the no-break ones (U+00A0, U+2007, U+202F), line and paragraph separators, controls.
+ */
+const JAVA_SPACE =
+  // eslint-disable-next-line no-control-regex
+  /^[\t\n\v\f\r\u001c-\u0020\u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]+|[\t\n\v\f\r\u001c-\u0020\u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]+$/gu;
+
 /** The token of a Bearer Authorization value, any scheme case; undefined for other schemes. */
 const bearerToken = (authorization: string | undefined): string | undefined =>
   /^bearer +(.*)$/is.exec(authorization ?? '')?.[1];
@@ -327,6 +335,35 @@ export const authFaults: Variant[] = [
       };
     },
     probe: async (t) => assertError(await t.get('/pets/9', {}), 404),
+  },
+  {
+    name: 'auth-token-utf8-strip',
+    kind: 'fault',
+    breaks: 'AUTH-401-INVALID',
+    description:
+      "The header is read again as UTF-8 and the token stripped as Java's String.strip() strips: the key followed by an ideographic space (U+3000) or a line separator (U+2028) is accepted; a no-break space is not stripped.",
+    apply(s) {
+      const authenticate = s.authenticate;
+      s.authenticate = (authorization) => {
+        const token = bearerToken(authorization);
+        const decoded = token === undefined ? '' : Buffer.from(token, 'latin1').toString('utf8');
+        return decoded.replace(JAVA_SPACE, '') === s.config.apiKey
+          ? 'ok'
+          : authenticate(authorization);
+      };
+    },
+    probe: async (t) => {
+      for (const after of ['\u3000', '\u2028'])
+        assert.equal(
+          await statusOf(
+            t.get('/pets', {
+              authorization: Buffer.from(`Bearer ${KEY}${after}`, 'utf8').toString('latin1'),
+            }),
+          ),
+          200,
+        );
+      assertError(await t.get('/pets', { authorization: `Bearer ${KEY}\u00a0` }), 401);
+    },
   },
   {
     name: 'auth-token-unicode-trim',
