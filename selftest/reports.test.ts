@@ -13,7 +13,9 @@
  *    appears in any file of the reports or test-results (zips and embedded archives opened), in
  *    a release bundle and its statement, or in any console output (support/leak-scan.ts);
  *  - the summary page, opened in a real browser, shows every requirement of the catalogue and
- *    links a failed requirement to the request that failed.
+ *    links a failed requirement to the request that failed;
+ *  - a failure's text shows control characters, sent or answered, as \\xHH (a log or terminal
+ *    acts on them), and its curl line repeats such a body exactly, through printf.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,12 +24,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
 import { type Summary, flakinessOf } from '../tests/support/reporting/summary.ts';
+import { curlCommand, requestLine, responseLine } from '../tests/support/reporting/failure-text.ts';
 import { catalogue } from '../requirements/catalogue.ts';
 import { browserUnavailable, receivedOf, withBrowser } from './support/browser.ts';
 import { startEchoingTarget } from './support/echoing-target.ts';
 import { type Leak, filesUnder, leakForms, scanBytes, scanFolder } from './support/leak-scan.ts';
 import { startFlakyTarget } from './support/flaky-target.ts';
 import { spawnNode, spawnPlaywright } from './support/playwright.ts';
+import { execFileSync } from 'node:child_process';
 
 /**
  * Mixed case, so that its upper case differs; no word of 8 letters in it, which the reports
@@ -446,4 +450,28 @@ describe('reports', { timeout: 120_000 }, () => {
       assert.deepEqual(errors, [], 'no script error');
     });
   });
+});
+
+test('a failure shows control characters as \\xHH, and its curl line sends them exactly', () => {
+  const body = '{"name":"a\u0000b\\\\c\u001b[31m\u0085"}';
+  const request = { method: 'POST', path: '/pets', url: 'http://t/v1/pets', auth: 'none', body };
+  assert.equal(
+    requestLine(request).split('\n')[1],
+    '  body: {"name":"a\\x00b\\\\c\\x1B[31m\\x85"}',
+  );
+  const answer = {
+    request,
+    status: 400,
+    headers: {},
+    text: 'bad\r\u001b]0;title\u0007',
+    durationMs: 1,
+  };
+  assert.match(responseLine(answer), /\n {2}bad\\x0D\\x1B\]0;title\\x07$/);
+  // The command line holds no control character; what printf hands curl is the body, byte for byte.
+  const command = curlCommand(request);
+  // eslint-disable-next-line no-control-regex
+  assert.doesNotMatch(command, /[\u0000-\u001f\u007f-\u009f]/);
+  const printf = command.slice(0, command.indexOf(' | curl'));
+  const bytes = execFileSync('bash', ['-c', printf]);
+  assert.deepEqual(bytes, Buffer.from(body, 'utf8'));
 });

@@ -41,6 +41,19 @@ export interface ExchangeView {
   notUtf8?: true;
 }
 
+// C0 controls but tab and line feed, DEL, C1 controls: a terminal or CI log acts on them (ESC
+// starts an escape sequence, CR rewrites the line, NUL makes a log binary to grep).
+// eslint-disable-next-line no-control-regex
+const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text as a report shows it: each control character written as \xHH, as a reader can type it. */
+export function printable(text: string): string {
+  return text.replace(
+    controls,
+    (char) => `\\x${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
+
 /** Abbreviates long text for failure messages. */
 export function excerpt(text: string, max = 600): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters in all)`;
@@ -48,7 +61,7 @@ export function excerpt(text: string, max = 600): string {
 
 /** `GET https://…/v1/pets (Authorization: Bearer <API_KEY>)`, and the body below it if any. */
 export function requestLine({ method, url, auth, authName, accept, body }: RequestView): string {
-  const sent = body === undefined ? '' : `\n  body: ${excerpt(body, 300)}`;
+  const sent = body === undefined ? '' : `\n  body: ${printable(excerpt(body, 300))}`;
   const accepting = accept === undefined ? '' : `; Accept: ${accept}`;
   return `${method} ${url} (${authName ?? 'Authorization'}: ${auth}${accepting})${sent}`;
 }
@@ -74,7 +87,7 @@ export function responseLine(exchange: ExchangeView): string {
     return `no usable answer after ${exchange.durationMs} ms: ${exchange.failure}`;
   }
   const type = exchange.headers['content-type'] || 'no Content-Type';
-  const text = exchange.text === '' ? '(empty body)' : excerpt(exchange.text);
+  const text = exchange.text === '' ? '(empty body)' : printable(excerpt(exchange.text));
   return `${exchange.status} ${type} after ${exchange.durationMs} ms${redirectNote(exchange)}\n  ${text}`;
 }
 
@@ -89,7 +102,21 @@ export function curlCommand(request: RequestView): string {
   if (accept !== undefined) parts.push(`-H ${quote(`accept: ${accept}`)}`);
   if (body !== undefined) {
     const type = `content-type: ${contentType ?? 'application/json'}`;
-    parts.push(`-H ${quote(type)} --data-binary ${quote(body)}`);
+    // A body with control characters goes through printf's octal escapes (NUL cannot stand in
+    // an argument), so that the command line itself holds none.
+    controls.lastIndex = 0;
+    if (!controls.test(body)) parts.push(`-H ${quote(type)} --data-binary ${quote(body)}`);
+    else {
+      const octal = body
+        .replace(/\\/g, '\\\\')
+        .replace(controls, (char) =>
+          [...Buffer.from(char, 'utf8')]
+            .map((byte) => `\\0${byte.toString(8).padStart(3, '0')}`)
+            .join(''),
+        );
+      parts.push(`-H ${quote(type)} --data-binary @-`);
+      return `printf '%b' ${quote(octal)} | ${parts.join(' ')}`;
+    }
   }
   return parts.join(' ');
 }
