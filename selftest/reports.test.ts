@@ -14,6 +14,7 @@
  *    a release bundle and its statement, or in any console output (support/leak-scan.ts);
  *  - the summary page, opened in a real browser, shows every requirement of the catalogue and
  *    links a failed requirement to the request that failed;
+ *  - the console says why a requirement failed when no failed test did (a check's finding);
  *  - a failure's text shows control characters, sent or answered, as \\xHH (a log or terminal
  *    acts on them), and its curl line repeats such a body exactly, through printf.
  */
@@ -23,7 +24,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ReferenceHandle, startReference } from '../reference/src/server.ts';
-import { type Summary, flakinessOf } from '../tests/support/reporting/summary.ts';
+import {
+  type Summary,
+  type TestRecord,
+  consoleSummary,
+  flakinessOf,
+  summarize,
+} from '../tests/support/reporting/summary.ts';
 import { curlCommand, requestLine, responseLine } from '../tests/support/reporting/failure-text.ts';
 import { catalogue } from '../requirements/catalogue.ts';
 import { browserUnavailable, receivedOf, withBrowser } from './support/browser.ts';
@@ -474,4 +481,44 @@ test('a failure shows control characters as \\xHH, and its curl line sends them 
   const printf = command.slice(0, command.indexOf(' | curl'));
   const bytes = execFileSync('bash', ['-c', printf]);
   assert.deepEqual(bytes, Buffer.from(body, 'utf8'));
+});
+
+test('the console says why a requirement failed when only a finding of a passing check did', () => {
+  const message =
+    '[PETSTATUS-ENUM] GET http://t/v1/pets (Authorization: Bearer <API_KEY>)\nExpected: 200 with Pets\nReceived: 200\n  - status null';
+  const record: TestRecord = {
+    project: '',
+    title: 'a list',
+    file: 'tests/listPets.spec.ts',
+    line: 1,
+    requirements: ['LIST-200-PETS'],
+    outcome: 'passed',
+    status: 'passed',
+    durationMs: 1,
+    charges: [{ requirement: 'PETSTATUS-ENUM', message, source: 'finding' }],
+    inconclusive: [],
+    notRun: [],
+    requests: 1,
+    petsCreated: 0,
+    throttled: 0,
+    pausedMs: 0,
+    advisories: [],
+  };
+  const facts = {
+    target: 'http://t/v1',
+    runId: 'r',
+    seed: 1,
+    strict: false,
+    petNamePrefix: 'conformance-r-',
+    suiteVersion: '0',
+    startedAt: '2026-11-29T00:00:00Z',
+    finishedAt: '2026-11-29T00:00:01Z',
+    status: 'passed',
+  };
+  const lines = consoleSummary(summarize(facts, [record])).join('\n');
+  assert.match(lines, /\(failed: PETSTATUS-ENUM\)/);
+  assert.match(
+    lines,
+    /\n {2}PETSTATUS-ENUM failed: \[PETSTATUS-ENUM\] GET http:\/\/t\/v1\/pets .*\n {4}Expected: 200 with Pets\n {4}Received: 200\n {4} {2}- status null/,
+  );
 });

@@ -529,6 +529,13 @@ export function consoleSummary(summary: Summary): string[] {
       `${failed.length ? ` (failed: ${failed.join(', ')})` : ''}.`,
   ];
   lines.push(...baselineLines(summary));
+  // A failure that a check recorded and went on from (a finding) is in no failed test's error,
+  // which Playwright prints: its first message is printed here, so the console says why.
+  for (const item of summary.requirements.filter((one) => one.verdict === 'failed')) {
+    if (item.failures.some((failure) => failure.source !== 'finding')) continue;
+    const message = (item.failures[0]?.message ?? '').split('\n').slice(0, 8);
+    lines.push(`  ${item.id} failed: ${message.join('\n    ')}`);
+  }
   for (const verdict of ['inconclusive', 'blocked'] as const) {
     for (const item of summary.requirements.filter((one) => one.verdict === verdict)) {
       lines.push(`  ${item.id} ${verdict}: ${item.reasons.join('; ')}`);
