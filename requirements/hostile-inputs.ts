@@ -46,6 +46,7 @@ export const placements = [
   'inside',
   'nest',
   'form',
+  'wire',
 ] as const;
 export type Placement = (typeof placements)[number];
 
@@ -81,6 +82,8 @@ export interface Member {
   depth?: number;
   /** The parameter in another form of query: {name} and {value} in a template. */
   form?: string;
+  /** The ordinary value with every byte percent-encoded in the URL, in this case of hex digits. */
+  wire?: 'upper' | 'lower';
   /** A store that keeps it can break other clients' reads: why. Sent after every other check. */
   stored?: string;
   /** The document allows a target to take it as if it were not there: why (a 201 as sent passes). */
@@ -179,7 +182,7 @@ export function catalogueProblems(data: HostileCatalogue): string[] {
       const kinds = memberKinds(member);
       if (kinds.length !== 1) {
         problems.push(
-          `${item.id}/${member.id}: give exactly one of text, bytes, zero, template, length, encoding, encodeFirst, depth, form`,
+          `${item.id}/${member.id}: give exactly one of text, bytes, zero, template, length, encoding, encodeFirst, depth, form, wire`,
         );
       }
       if (member.encoding !== undefined && !wholeEncodings.includes(member.encoding)) {
@@ -307,6 +310,12 @@ function urlComponent(parts: readonly Part[]): string {
   return out;
 }
 
+/** A URL component with every byte percent-encoded, unreserved ones too: the same value decoded. */
+function wireComponent(parts: readonly Part[], hex: 'upper' | 'lower'): string {
+  const encoded = [...bytesOf(parts)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`);
+  return hex === 'upper' ? encoded.join('').toUpperCase() : encoded.join('');
+}
+
 /** A JSON string literal of the text (controls and lone surrogates escaped, as JSON.stringify does). */
 const jsonString = (value: string) => JSON.stringify(value);
 
@@ -350,9 +359,9 @@ const slotPlacements: Record<SlotId, readonly Placement[]> = {
   token: ['after', 'spelled', 'instead', 'fill'],
   scheme: ['after', 'separator', 'spelled', 'instead'],
   'header-name': ['after', 'fill'],
-  petId: ['after', 'spelled', 'replace', 'instead', 'fill'],
-  limit: ['after', 'spelled', 'replace', 'instead', 'fill', 'form'],
-  status: ['after', 'spelled', 'instead', 'fill', 'form'],
+  petId: ['after', 'spelled', 'replace', 'instead', 'fill', 'wire'],
+  limit: ['after', 'spelled', 'replace', 'instead', 'fill', 'form', 'wire'],
+  status: ['after', 'spelled', 'instead', 'fill', 'form', 'wire'],
   body: ['before', 'after', 'encode', 'inside', 'nest'],
   name: ['after', 'fill'],
   categoryId: ['replace', 'fill'],
@@ -415,7 +424,8 @@ type MemberKind =
   | 'encoding'
   | 'encodeFirst'
   | 'depth'
-  | 'form';
+  | 'form'
+  | 'wire';
 
 function memberKinds(member: Member): MemberKind[] {
   const kinds: MemberKind[] = [];
@@ -428,6 +438,7 @@ function memberKinds(member: Member): MemberKind[] {
   if (member.encodeFirst) kinds.push('encodeFirst');
   if (member.depth !== undefined) kinds.push('depth');
   if (member.form !== undefined) kinds.push('form');
+  if (member.wire !== undefined) kinds.push('wire');
   return kinds;
 }
 
@@ -446,6 +457,7 @@ const placementTakes: Record<Placement, readonly MemberKind[]> = {
   inside: ['bytes'],
   nest: ['depth'],
   form: ['form'],
+  wire: ['wire'],
 };
 
 /** A script's character for an ASCII one; undefined when the script has none for it. */
@@ -550,6 +562,7 @@ function placed(
     case 'encode':
     case 'nest':
     case 'form':
+    case 'wire':
       return head;
   }
 }
@@ -580,6 +593,7 @@ function memberNotApplicable(slot: SlotId, place: Placement, member: Member): st
     if (member.length! > carrierLimit) return 'too long for a URL or a header';
   }
   if (kind === 'encodeFirst' && slot === 'scheme') return 'the scheme is compared, not decoded';
+  if (kind === 'wire' && carrier !== 'url') return 'only a URL is percent-decoded';
   return undefined;
 }
 
@@ -815,6 +829,12 @@ function caseOf(
 const newPetJson = (name: string, categoryId: string, status: string) =>
   `{"name":${name},"categoryId":${categoryId},"status":${status}}`;
 
+/** A value in the URL: its reserved bytes percent-encoded, or every byte for a `wire` member. */
+function component(value: Part[], planned: Planned): string {
+  const wire = planned.place === 'wire' ? planned.members[0]!.wire : undefined;
+  return wire ? wireComponent(value, wire) : urlComponent(value);
+}
+
 function requestOf(
   slot: SlotId,
   value: Part[],
@@ -854,11 +874,13 @@ function requestOf(
       };
     }
     case 'petId':
-      return { operation: 'getPet', segment: urlComponent(value) };
+      return { operation: 'getPet', segment: component(value, planned) };
     case 'limit':
     case 'status': {
       const form = planned.place === 'form' ? planned.members[0]!.form! : '{name}={value}';
-      const query = form.replaceAll('{name}', slot).replaceAll('{value}', urlComponent(value));
+      const query = form
+        .replaceAll('{name}', slot)
+        .replaceAll('{value}', component(value, planned));
       return { operation: 'listPets', query };
     }
     case 'name': {

@@ -34,7 +34,7 @@ import { checksLeft } from '../reporting/progress.ts';
 import { notes } from '../reporting/summary.ts';
 import { petNamePrefix, settings } from '../setup/settings.ts';
 import { isSizeRefusal } from './attribution.ts';
-import { readNewPetBody } from './inputs.ts';
+import { listQueryOf, readNewPetBody, readPetId, readStatusFilter } from './inputs.ts';
 import { type RefusedCreate, expect } from './matchers.ts';
 import type { Pets } from './pets.ts';
 import { req } from './tags.ts';
@@ -240,18 +240,27 @@ function judge(each: HostileCase, answer: ApiResponse): Promise<void> {
     case 'scheme':
     case 'header-name':
       return expect(answer).toAnswerError(401, { as });
-    case 'petId':
-      // An int64 no pet is known to have (an existing id moved by 2^32): 404, or that very pet.
-      return as === 'GET-404-UNKNOWN' && each.request.operation === 'getPet'
-        ? expect(answer).toAnswerUnknownId(BigInt(each.request.segment), { as })
-        : expect(answer).toAnswerError('client-error', { as });
+    case 'petId': {
+      const id = readPetId(answer.request);
+      // A valid petId: an existing pet's, percent-encoded (that pet), or one moved by 2^32 (an
+      // id no pet is known to have: 404, or that very pet). Any other is refused.
+      if (id.kind !== 'valid') return expect(answer).toAnswerError('client-error', { as });
+      return as === 'GET-200-PET'
+        ? expect(answer).toAnswerPet(id.value)
+        : expect(answer).toAnswerUnknownId(id.value, { as });
+    }
     // An invalid limit or status may be refused with a 4xx Error, or tolerated with a list within
-    // the bounds (the maximum, or the default limit).
+    // the bounds (the maximum, or the default limit); a valid status (percent-encoded) filters.
     case 'limit':
-    case 'status':
+    case 'status': {
+      const status = readStatusFilter(listQueryOf(answer.request).status);
+      if (each.slot === 'status' && status.kind === 'valid' && status.value !== undefined) {
+        return expect(answer).toListPets({ status: status.value, atMost: 20, as });
+      }
       return answer.status === 200
         ? expect(answer).toListPets({ atMost: each.slot === 'limit' ? 100 : 20, as })
         : expect(answer).toAnswerError('client-error', { as });
+    }
     default:
       // A NewPet to take (a name kept exactly, unless it is one a service may refuse), or a body
       // the document leaves open (a byte order mark): created as sent, or refused as allowed.

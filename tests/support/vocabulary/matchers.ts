@@ -419,34 +419,42 @@ async function listProblems(response: ApiResponse, expected: ListExpectation, ow
   return problems;
 }
 
-/** A getPet answer for a pet this run created: status, shape, the same pet as created. */
-async function readBackProblems(response: ApiResponse, known: KnownPet): Promise<Problem[]> {
-  const outcome = await statusOf(response, 200, 'GET-200-PET', { known });
+/**
+ * A getPet answer for a pet that exists: status, shape, that very pet, and, for one this worker
+ * created (`known`), the same pet as created.
+ */
+async function readBackProblems(
+  response: ApiResponse,
+  id: bigint,
+  known = knownPets().get(id),
+): Promise<Problem[]> {
+  const outcome = await statusOf(response, 200, 'GET-200-PET', known ? { known } : {});
   if (blocked(outcome.problems) || outcome.allowed) return outcome.problems;
   const problems = mediaProblems(response);
   // Held to the pet's name only when the body is that pet (it carries its id): a body that is no
   // Pet at all (the pet wrapped in an object) is the shape's.
   const value = response.body.ok ? response.body.value : undefined;
-  const carriesId =
-    int64Of((value as Record<string, JsonValue> | null | undefined)?.id) === known.id;
+  const carriesId = int64Of((value as Record<string, JsonValue> | null | undefined)?.id) === id;
   const body = petBodyProblems(
     response,
-    isContested(known.id) || !carriesId
+    !known || isContested(id) || !carriesId
       ? undefined
-      : { requirement: 'CREATE-PERSIST', sent: known.name, where: `getPet: pet ${known.id}` },
+      : { requirement: 'CREATE-PERSIST', sent: known.name, where: `getPet: pet ${id}` },
   );
   problems.push(...body.problems);
   const pet = body.pet;
   if (!pet) return problems;
-  if (pet.id !== known.id) {
-    const rounded = BigInt(Number(known.id)) !== known.id || Number(pet.id) === Number(known.id);
+  if (pet.id !== id) {
+    const rounded = BigInt(Number(id)) !== id || Number(pet.id) === Number(id);
     problems.push({
-      requirement: rounded && beyondDoubleRange(known.id) ? 'PET-ID-INT64' : 'GET-200-PET',
-      text: `getPet of ${known.id} answered pet ${pet.id}`,
+      requirement: rounded && beyondDoubleRange(id) ? 'PET-ID-INT64' : 'GET-200-PET',
+      text: `getPet of ${id} answered pet ${pet.id}`,
     });
     return problems;
   }
-  return [...problems, ...(await readProblems([{ known, read: pet, where: 'getPet' }]))];
+  return known
+    ? [...problems, ...(await readProblems([{ known, read: pet, where: 'getPet' }]))]
+    : problems;
 }
 
 /** A 201 answer for a NewPet: status, shape, what was sent. */
@@ -679,13 +687,27 @@ const matchers = {
     ]);
   },
 
+  /**
+   * getPet of an id a pet has (one the run found or made): 200 with that very pet, held to what
+   * it was created with when this worker created it.
+   */
+  async toAnswerPet(received: ApiResponse, id: bigint): Promise<MatcherResult> {
+    return settle('toAnswerPet', [
+      {
+        exchange: received,
+        expected: `200 with pet ${id}`,
+        problems: await readBackProblems(received, id),
+      },
+    ]);
+  },
+
   /** A getPet answer for a pet this run created: 200 with the same pet, as created. */
   async toReadBack(received: ApiResponse, known: KnownPet): Promise<MatcherResult> {
     return settle('toReadBack', [
       {
         exchange: received,
         expected: `200 with pet ${known.id}: ${describePet(known)}`,
-        problems: await readBackProblems(received, known),
+        problems: await readBackProblems(received, known.id, known),
       },
     ]);
   },

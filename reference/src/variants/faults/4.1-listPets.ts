@@ -58,6 +58,30 @@ export const listPetsFaults: Variant[] = [
     probe: async (t) => assert.equal(count(await t.get('/pets?status=sold')), 8),
   },
   {
+    name: 'list-query-not-decoded',
+    kind: 'fault',
+    breaks: 'LIST-STATUS-FILTER',
+    description:
+      'The query is split by hand on & and = and its values read as sent, never percent-decoded: status=%73%6F%6C%64 (sold) is refused with 400 as no PetStatus.',
+    apply(s) {
+      const listPets = s.listPets;
+      s.listPets = async (req) => {
+        const pair = req.query.split('&').find((part) => part.startsWith('status='));
+        const raw = pair?.slice('status='.length);
+        if (raw === undefined || !raw.includes('%') || s.guard(req, 'listPets')) {
+          return listPets(req);
+        }
+        const status = s.parseStatusFilter(raw);
+        return status.ok ? listPets(req) : status.reply;
+      };
+    },
+    probeSeedPets: 3,
+    probe: async (t) => {
+      assertError(await t.get('/pets?status=%73%6F%6C%64'), 400);
+      assert.equal(count(await t.get('/pets?status=sold')), 1);
+    },
+  },
+  {
     name: 'list-filter-after-limit',
     kind: 'fault',
     breaks: 'LIST-STATUS-FILTER',
