@@ -9,7 +9,9 @@ import { test } from 'node:test';
 import { startReference } from '../reference/src/server.ts';
 import { runPlaywright } from './support/playwright.ts';
 
-const apiKey = 'minimal-key-3b9e';
+// No run of 8 of its characters is in the run's marker, conformance-minimal-: the report would
+// redact it from the counterexample.
+const apiKey = 'shrink-key-3b9e';
 const runId = 'minimal';
 
 test(
