@@ -15,6 +15,7 @@
  *  - the summary page, opened in a real browser, shows every requirement of the catalogue and
  *    links a failed requirement to the request that failed;
  *  - the console says why a requirement failed when no failed test did (a check's finding);
+ *  - a body cut short by a Content-Length counted in characters says so;
  *  - a failure's text shows control characters, sent or answered, as \\xHH (a log or terminal
  *    acts on them), and its curl line repeats such a body exactly, through printf.
  */
@@ -32,6 +33,7 @@ import {
   summarize,
 } from '../tests/support/reporting/summary.ts';
 import { curlCommand, requestLine, responseLine } from '../tests/support/reporting/failure-text.ts';
+import { ApiResponse } from '../tests/support/http/response.ts';
 import { catalogue } from '../requirements/catalogue.ts';
 import { browserUnavailable, receivedOf, withBrowser } from './support/browser.ts';
 import { startEchoingTarget } from './support/echoing-target.ts';
@@ -521,4 +523,20 @@ test('the console says why a requirement failed when only a finding of a passing
     lines,
     /\n {2}PETSTATUS-ENUM failed: \[PETSTATUS-ENUM\] GET http:\/\/t\/v1\/pets .*\n {4}Expected: 200 with Pets\n {4}Received: 200\n {4} {2}- status null/,
   );
+});
+
+test('a body cut at a Content-Length counted in characters, not bytes, says so', () => {
+  const whole = '[{"id":1,"name":"caf\u00e9 Rex","categoryId":7}]';
+  // What a client reads of it when the length was counted in characters: one byte short.
+  const cut = Buffer.from(whole).subarray(0, whole.length).toString('utf8');
+  const request = { method: 'GET', path: '/pets', url: 'http://t/v1/pets', auth: 'none' };
+  const answer = (text: string, length: number) =>
+    new ApiResponse(request, 200, { 'content-length': String(length) }, text, 1, 'listPets');
+  const body = answer(cut, Buffer.byteLength(cut)).body;
+  assert.ok(!body.ok && /Content-Length counted in characters, not UTF-8 bytes/.test(body.problem));
+  // Cut elsewhere than at its Content-Length, or all ASCII: no such guess.
+  const other = answer(cut, Buffer.byteLength(cut) + 1).body;
+  assert.ok(!other.ok && !/Content-Length/.test(other.problem));
+  const ascii = answer('[{"id":1', 8).body;
+  assert.ok(!ascii.ok && !/Content-Length/.test(ascii.problem));
 });

@@ -59,6 +59,31 @@ export function parseBody(text: string): ParsedBody {
   }
 }
 
+/**
+ * A body that ends inside a JSON value exactly at its Content-Length, holding text beyond ASCII:
+ * most likely a length counted in characters, not bytes, which cuts such a body short. Said so.
+ */
+function withLengthHint(
+  parsed: ParsedBody,
+  text: string,
+  headers: Record<string, string>,
+): ParsedBody {
+  const length = headers['content-length'];
+  if (
+    parsed.ok ||
+    !/reached end of input/.test(parsed.problem) ||
+    length === undefined ||
+    Number(length) !== Buffer.byteLength(text) ||
+    !/[^\p{ASCII}]/u.test(text)
+  ) {
+    return parsed;
+  }
+  const hint =
+    `; it ends at its Content-Length of ${length} bytes, inside a JSON value, and holds text ` +
+    'beyond ASCII: a Content-Length counted in characters, not UTF-8 bytes, cuts it short';
+  return { ...parsed, problem: `${parsed.problem}${hint}` };
+}
+
 export class ApiResponse {
   private parsed?: ParsedBody;
 
@@ -117,7 +142,7 @@ export class ApiResponse {
 
   /** The body parsed losslessly, or why it could not be. */
   get body(): ParsedBody {
-    this.parsed ??= parseBody(this.text);
+    this.parsed ??= withLengthHint(parseBody(this.text), this.text, this.headers);
     return this.parsed;
   }
 
