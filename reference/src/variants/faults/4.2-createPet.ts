@@ -636,6 +636,26 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'create-json-depth-crash',
+    kind: 'fault',
+    breaks: 'CREATE-400-BODY',
+    description:
+      'The body is read by a recursive reader with no depth limit of its own (a Rust or C parser): past about 5000 levels its stack overflows, and the service fails (here a 500, where a real one aborts).',
+    apply(s) {
+      const parseBody = s.parseBody;
+      s.parseBody = (text) => {
+        if (nestingDepth(text) > 5000) throw new RangeError('stack overflow');
+        return parseBody(text);
+      };
+    },
+    probe: async (t) => {
+      const nested = (depth: number) => `${'['.repeat(depth)}${valid}${']'.repeat(depth)}`;
+      assert.equal(await statusOf(t.post(nested(10_001))), 500);
+      assertError(await t.post(nested(RECURSION_LIMIT + 1)), 400);
+      assert.equal(await statusOf(t.post(valid)), 201);
+    },
+  },
+  {
     name: 'create-json-first-value',
     kind: 'fault',
     breaks: 'CREATE-400-BODY',

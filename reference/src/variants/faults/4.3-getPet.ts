@@ -143,6 +143,22 @@ export const getPetFaults: Variant[] = [
     },
   },
   {
+    name: 'get-petid-leading-plus',
+    kind: 'fault',
+    breaks: 'GET-PETID-INVALID',
+    description:
+      "The petId is read by a parser that takes a leading plus sign (Rust's str::parse::<i64>, Java's Long.parseLong, C's strtoll): /pets/+1 reads pet 1.",
+    apply(s) {
+      const parsePetId = s.parsePetId;
+      s.parsePetId = (raw) => parsePetId(/^\+[0-9]+$/.test(raw) ? raw.slice(1) : raw);
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      assert.equal(field(await t.get('/pets/%2B1'), 'id'), 1n);
+      assertError(await t.get('/pets/1.0'), 400);
+    },
+  },
+  {
     name: 'hang-getPet',
     kind: 'fault',
     breaks: 'GET-200-PET',
