@@ -228,6 +228,31 @@ describeChecks(section('4.2'), () => {
   );
 
   test(
+    'two NewPets of one name are two pets, both kept, unless the second is refused with an Error',
+    req('CREATE-PERSIST'),
+    async ({ api, pets }) => {
+      // A store keyed by name keeps one of them, and the other's id then names no pet. A service
+      // may refuse a name it holds already (a rule of its own: a 409, a 400), never drop a pet.
+      const newPet: NewPet = {
+        name: ownName('twin'),
+        categoryId: pets.categoryId(),
+        status: 'sold',
+      };
+      const first = await api.createPet({ json: newPet });
+      await expect(first).toCreatePet(newPet);
+      const second = await api.createPet({ json: newPet });
+      const kept = [knownFrom(newPet, first)];
+      if (second.status === 201) {
+        await expect(second).toCreatePet(newPet);
+        kept.push(knownFrom(newPet, second));
+      } else {
+        await expect(second).toAnswerError('client-error', { as: 'CREATE-PERSIST' });
+      }
+      await test.step('read them back', () => pets.readBack(kept, 'sold'));
+    },
+  );
+
+  test(
     'an empty name is kept as "" (never null: some stores turn "" into NULL), or refused with 400',
     req('CREATE-ECHO', 'CREATE-PERSIST'),
     async ({ api, pets }) => {

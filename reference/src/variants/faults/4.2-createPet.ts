@@ -656,6 +656,29 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'create-store-keyed-by-name',
+    kind: 'fault',
+    breaks: 'CREATE-PERSIST',
+    description:
+      'Pets are kept in a map keyed by name: a second pet of a name replaces the first, whose id then names no pet (both creates answered 201).',
+    apply(s) {
+      const byName = new Map<string, Pet>();
+      const savePet = s.savePet;
+      s.savePet = (pet) => {
+        savePet(pet);
+        byName.delete(pet.name);
+        byName.set(pet.name, pet);
+      };
+      servedFrom(s, () => [...byName.values()]);
+    },
+    probe: async (t) => {
+      const first = field(await t.create({ name: 'twin', categoryId: 1 }), 'id');
+      const second = field(await t.create({ name: 'twin', categoryId: 1 }), 'id');
+      assertError(await t.get(`/pets/${first}`), 404);
+      assert.equal(field(await t.get(`/pets/${second}`), 'id'), second);
+    },
+  },
+  {
     name: 'create-json-first-value',
     kind: 'fault',
     breaks: 'CREATE-400-BODY',
