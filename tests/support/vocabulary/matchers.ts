@@ -421,14 +421,17 @@ async function listProblems(response: ApiResponse, expected: ListExpectation, ow
 
 /**
  * A getPet answer for a pet that exists: status, shape, that very pet, and, for one this worker
- * created (`known`), the same pet as created.
+ * created (`known`), the same pet as created. `created`: the pet as its create was answered, when
+ * the run made it, for the diagnosis of another status (an id two creates were given, say), also
+ * when the worker no longer holds it to a name (`known` undefined).
  */
 async function readBackProblems(
   response: ApiResponse,
   id: bigint,
   known = knownPets().get(id),
+  created: KnownPet | undefined = known,
 ): Promise<Problem[]> {
-  const outcome = await statusOf(response, 200, 'GET-200-PET', known ? { known } : {});
+  const outcome = await statusOf(response, 200, 'GET-200-PET', created ? { known: created } : {});
   if (blocked(outcome.problems) || outcome.allowed) return outcome.problems;
   const problems = mediaProblems(response);
   // Held to the pet's name only when the body is that pet (it carries its id): a body that is no
@@ -688,15 +691,19 @@ const matchers = {
   },
 
   /**
-   * getPet of an id a pet has (one the run found or made): 200 with that very pet, held to what
-   * it was created with when this worker created it.
+   * getPet of an id a pet has (`existing`, one the run found or made): 200 with that very pet,
+   * held to what it was created with when this worker created it.
    */
-  async toAnswerPet(received: ApiResponse, id: bigint): Promise<MatcherResult> {
+  async toAnswerPet(received: ApiResponse, existing: Pet): Promise<MatcherResult> {
+    const id = existing.id;
+    const created: KnownPet | undefined = isRunCreated(id)
+      ? { ...existing, id, echoed: existing }
+      : undefined;
     return settle('toAnswerPet', [
       {
         exchange: received,
         expected: `200 with pet ${id}`,
-        problems: await readBackProblems(received, id),
+        problems: await readBackProblems(received, id, knownPets().get(id), created),
       },
     ]);
   },
