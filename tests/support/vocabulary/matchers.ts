@@ -428,7 +428,7 @@ async function listProblems(response: ApiResponse, expected: ListExpectation, ow
 async function readBackProblems(
   response: ApiResponse,
   id: bigint,
-  known = knownPets().get(id),
+  known: KnownPet | undefined,
   created: KnownPet | undefined = known,
 ): Promise<Problem[]> {
   const outcome = await statusOf(response, 200, 'GET-200-PET', created ? { known: created } : {});
@@ -696,14 +696,14 @@ const matchers = {
    */
   async toAnswerPet(received: ApiResponse, existing: Pet): Promise<MatcherResult> {
     const id = existing.id;
-    const created: KnownPet | undefined = isRunCreated(id)
-      ? { ...existing, id, echoed: existing }
-      : undefined;
+    const known = knownPets().get(id);
+    // Made by the run but no longer held to a name here (an id two creates were given, say).
+    const created = known ?? (isRunCreated(id) ? { ...existing, id, echoed: existing } : undefined);
     return settle('toAnswerPet', [
       {
         exchange: received,
         expected: `200 with pet ${id}`,
-        problems: await readBackProblems(received, id, knownPets().get(id), created),
+        problems: await readBackProblems(received, id, known, created),
       },
     ]);
   },
