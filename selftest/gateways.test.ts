@@ -308,4 +308,38 @@ describe('the back-off and the pace, alone', () => {
       removeRunState(runId);
     }
   });
+
+  test('a worker starved of CPU past its slots sends no burst: a request that woke a slot late takes a new one', async () => {
+    const runId = `pace-stale-selftest-${process.pid}`;
+    const interval = 100;
+    const state = new RunState({
+      runId,
+      baseUrl: 'http://127.0.0.1:9/v1',
+      maxPets: 10,
+      pace: 1000 / interval,
+      maxWaitMs: 0,
+    });
+    try {
+      // Eight requests queued on the pace, then the process stalls (as a loaded machine stalls
+      // it) for four and a half slots: the slots that passed meanwhile are not all sent at once.
+      await state.beforeRequest();
+      const sentAt: number[] = [];
+      const queued = Array.from({ length: 8 }, () =>
+        state.beforeRequest().then(() => sentAt.push(Date.now())),
+      );
+      const stall = Date.now() + 4.5 * interval;
+      while (Date.now() < stall) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      await Promise.all(queued);
+      sentAt.sort((a, b) => a - b);
+      // Each is sent within a slot of its own: never three within one slot's time.
+      for (let i = 0; i + 2 < sentAt.length; i++) {
+        assert.ok(
+          sentAt[i + 2]! - sentAt[i]! >= 0.8 * interval,
+          `sent at ${sentAt.map((time) => time - sentAt[0]!).join(', ')} ms`,
+        );
+      }
+    } finally {
+      removeRunState(runId);
+    }
+  });
 });

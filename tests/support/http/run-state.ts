@@ -31,6 +31,8 @@
  *   of a request a second: about 10% a second while the run goes at its pace and the target takes
  *   it. A run slower than its pace (waiting on answers) shows nothing of what the target would
  *   take, and does not raise it.
+ * A request that wakes more than a slot after its own (its worker starved of CPU) takes a new one
+ * too: sent at once, it would go together with the requests of the slots that passed meanwhile.
  * So a paced run meets the limit once in a while, instead of every time a pause ends: the workers
  * waiting on a pause would otherwise all send at once, and most of them be refused again.
  */
@@ -96,6 +98,8 @@ const RATE_WINDOW_MS = 1000;
 const MIN_SPAN_MS = 250;
 /** Of the answers' times, the tail read at the first refusal: ample for the window. */
 const ANSWER_TAIL_BYTES = 64 * 1024;
+/** A request that woke more than a slot late takes a new slot at most this many times. */
+const STALE_RETAKES = 3;
 
 /** The folder of every run's state files; removed run by run at the end (removeRunState). */
 export const stateDir = join(tmpdir(), 'petstore-conformance');
@@ -311,18 +315,20 @@ export class RunState {
   ): Promise<{ unanswered: number; cuts: number; paced: boolean }> {
     let signals = this.read();
     let waited = false;
+    let retaken = 0;
     for (;;) {
       const now = Date.now();
       let sendAt = Math.max(now, signals.pausedUntil);
       let cuts = signals.cuts;
       let paced = false;
+      let interval = 0;
       if (this.options.pace > 0 || signals.rate > 0) {
-        [sendAt, paced, cuts] = this.update((signals) => {
+        [sendAt, paced, cuts, interval] = this.update((signals) => {
           const interval = 1000 / this.paceOf(signals);
           const free = Math.max(Date.now(), signals.pausedUntil);
           const at = Math.max(free, signals.nextSlotAt);
           signals.nextSlotAt = at + interval;
-          return [at, at > free, signals.cuts];
+          return [at, at > free, signals.cuts, interval];
         });
       }
       if (sendAt <= now && !waited) {
@@ -332,10 +338,15 @@ export class RunState {
       await sleep(Math.max(0, sendAt - now));
       // A slot taken before a cut (or a pause) was one of the old pace: the request takes
       // another, at the new one, lest every request queued at the old pace be refused too.
+      // So does one that woke more than a slot late (a worker starved of CPU): the slots that
+      // passed meanwhile are other requests', and sent together with them it would be a burst
+      // the pace exists to prevent. A few times at most, so a starved machine still sends.
       const before = signals;
       signals = this.read();
       waited = true;
-      if (signals.cuts === before.cuts && signals.pausedUntil <= Date.now()) {
+      const stale = paced && Date.now() - sendAt > interval && retaken < STALE_RETAKES;
+      if (stale) retaken++;
+      if (!stale && signals.cuts === before.cuts && signals.pausedUntil <= Date.now()) {
         return { unanswered: operation ? (signals.unanswered[operation] ?? 0) : 0, cuts, paced };
       }
     }
