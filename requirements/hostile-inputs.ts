@@ -47,6 +47,7 @@ export const placements = [
   'nest',
   'form',
   'wire',
+  'segments',
 ] as const;
 export type Placement = (typeof placements)[number];
 
@@ -84,10 +85,22 @@ export interface Member {
   form?: string;
   /** The ordinary value with every byte percent-encoded in the URL, in this case of hex digits. */
   wire?: 'upper' | 'lower';
+  /** The ordinary request written to the target in pieces, apart in time (TCP segments). */
+  segments?: Segments;
   /** A store that keeps it can break other clients' reads: why. Sent after every other check. */
   stored?: string;
   /** The document allows a target to take it as if it were not there: why (a 201 as sent passes). */
   allowed?: string;
+}
+
+/**
+ * A request written in pieces: its head cut into `head` pieces and its body into `body`, each
+ * written `gapMs` after the one before (the response guard writes them: http/response-guard.ts).
+ */
+export interface Segments {
+  head: number;
+  body: number;
+  gapMs: number;
 }
 
 /** How a class's members go into one slot. */
@@ -182,11 +195,18 @@ export function catalogueProblems(data: HostileCatalogue): string[] {
       const kinds = memberKinds(member);
       if (kinds.length !== 1) {
         problems.push(
-          `${item.id}/${member.id}: give exactly one of text, bytes, zero, template, length, encoding, encodeFirst, depth, form, wire`,
+          `${item.id}/${member.id}: give exactly one of text, bytes, zero, template, length, encoding, encodeFirst, depth, form, wire, segments`,
         );
       }
       if (member.encoding !== undefined && !wholeEncodings.includes(member.encoding)) {
         problems.push(`${item.id}/${member.id}: encoding is one of ${wholeEncodings.join(', ')}`);
+      }
+      const pieces = member.segments;
+      if (
+        pieces &&
+        ![pieces.head, pieces.body, pieces.gapMs].every((n) => Number.isInteger(n) && n >= 1)
+      ) {
+        problems.push(`${item.id}/${member.id}: segments are whole numbers of 1 or more`);
       }
       if (member.bytes !== undefined && !/^[0-9A-F]{2}( [0-9A-F]{2})*$/.test(member.bytes)) {
         problems.push(`${item.id}/${member.id}: bytes are hex pairs, e.g. "ED A0 80"`);
@@ -362,7 +382,7 @@ const slotPlacements: Record<SlotId, readonly Placement[]> = {
   petId: ['after', 'spelled', 'replace', 'instead', 'fill', 'wire'],
   limit: ['after', 'spelled', 'replace', 'instead', 'fill', 'form', 'wire'],
   status: ['after', 'spelled', 'instead', 'fill', 'form', 'wire'],
-  body: ['before', 'after', 'encode', 'inside', 'nest'],
+  body: ['before', 'after', 'encode', 'inside', 'nest', 'segments'],
   name: ['after', 'fill'],
   categoryId: ['replace', 'fill'],
   'pet-status': ['after', 'spelled', 'instead', 'fill'],
@@ -425,7 +445,8 @@ type MemberKind =
   | 'encodeFirst'
   | 'depth'
   | 'form'
-  | 'wire';
+  | 'wire'
+  | 'segments';
 
 function memberKinds(member: Member): MemberKind[] {
   const kinds: MemberKind[] = [];
@@ -439,6 +460,7 @@ function memberKinds(member: Member): MemberKind[] {
   if (member.depth !== undefined) kinds.push('depth');
   if (member.form !== undefined) kinds.push('form');
   if (member.wire !== undefined) kinds.push('wire');
+  if (member.segments !== undefined) kinds.push('segments');
   return kinds;
 }
 
@@ -458,6 +480,7 @@ const placementTakes: Record<Placement, readonly MemberKind[]> = {
   nest: ['depth'],
   form: ['form'],
   wire: ['wire'],
+  segments: ['segments'],
 };
 
 /** A script's character for an ASCII one; undefined when the script has none for it. */
@@ -563,6 +586,7 @@ function placed(
     case 'nest':
     case 'form':
     case 'wire':
+    case 'segments':
       return head;
   }
 }
@@ -643,6 +667,8 @@ export type HostileRequest =
       body: Buffer;
       /** The NewPet the body says, when it is one: what a 201 must carry. */
       sent?: { name: string; categoryId: bigint; status: string };
+      /** Written in pieces, apart in time. */
+      segments?: Segments;
     };
 
 export interface HostileCase {
@@ -940,6 +966,14 @@ function bodyRequest(
       ]);
       return { operation: 'createPet', body };
     }
+    case 'segments':
+      // The ordinary NewPet, its request written in pieces: a NewPet to add, however it arrives.
+      return {
+        operation: 'createPet',
+        body: Buffer.from(json),
+        sent,
+        segments: planned.members[0]!.segments!,
+      };
     case 'nest': {
       // The whole NewPet inside arrays: a JSON text, and no object (CREATE-400-BODY).
       const depth = planned.members[0]!.depth!;

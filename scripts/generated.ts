@@ -17,6 +17,7 @@ import { Ajv, _ } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { format, resolveConfig } from 'prettier';
+import type { HostileCase } from '../requirements/hostile-inputs.ts';
 
 export const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 
@@ -178,6 +179,12 @@ const slotHeads: Record<string, string> = {
 export async function renderHostileInputs(): Promise<string> {
   const { hostileInputs, cellViews, cellCase, wireText } =
     await import('../requirements/hostile-inputs.ts');
+  const { segmentsText } = await import('../tests/support/reporting/failure-text.ts');
+  // A request in pieces: how it is written, after what it sends.
+  const pieces = (made: HostileCase) =>
+    made.request.operation === 'createPet' && made.request.segments
+      ? `, ${segmentsText(made.request.segments)}`
+      : '';
   const bases = { key: 'KEY', petId: 17n, marker: 'conformance-RUN-', categoryId: 7n, seed: 0 };
   const views = cellViews();
   const slots = hostileInputs.slots;
@@ -306,7 +313,11 @@ export async function renderHostileInputs(): Promise<string> {
                       ? `${member.depth} arrays, one inside another`
                       : member.form !== undefined
                         ? `the query ${code(member.form)}`
-                        : "the value's first character, percent-encoded";
+                        : member.wire !== undefined
+                          ? `every byte as %HH, ${member.wire}-case hex`
+                          : member.segments !== undefined
+                            ? segmentsText(member.segments)
+                            : "the value's first character, percent-encoded";
       const marks = [
         ...(member.stored ? [`**kept, sent last**: ${member.stored}`] : []),
         ...(member.allowed ? [`**either answer**: ${member.allowed}`] : []),
@@ -340,7 +351,7 @@ export async function renderHostileInputs(): Promise<string> {
           const label = set.map((member) => member.id).join(' + ');
           lines.push(
             made
-              ? `  - ${placement.place}, ${label}: ${code(wireText(made))}${made.stored ? ' (last)' : ''}`
+              ? `  - ${placement.place}, ${label}: ${code(wireText(made))}${pieces(made)}${made.stored ? ' (last)' : ''}`
               : `  - ${placement.place}, ${label}: nothing to change in this value`,
           );
         }

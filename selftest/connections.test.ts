@@ -12,7 +12,8 @@
  * would hide the guard's part); then the suite itself, with four workers, against a conformant
  * target that closes idle connections after 1 s and sheds load with 503 and Retry-After, and
  * against one that sheds one request in four however slowly they come: the waits it asks for are
- * not counted in a test's timeout, and its checks pass.
+ * not counted in a test's timeout, and its checks pass. Last, a request the suite asks to be written
+ * in pieces (the hostile class segments) reaches the target so, apart in time.
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -21,7 +22,11 @@ import { after, describe, test } from 'node:test';
 import { request } from '@playwright/test';
 import { PetStoreClient } from '../tests/support/http/client.ts';
 import { createReuseMs } from '../tests/support/http/resend.ts';
-import { type ResponseGuard, startResponseGuard } from '../tests/support/http/response-guard.ts';
+import {
+  type ResponseGuard,
+  segmentsHeader,
+  startResponseGuard,
+} from '../tests/support/http/response-guard.ts';
 import { RunState, removeRunState } from '../tests/support/http/run-state.ts';
 import { runSuite } from './support/playwright.ts';
 import { startSheddingTarget } from './support/shedding-target.ts';
@@ -453,6 +458,39 @@ describe('a conformant target that closes idle connections after 1 s and sheds l
       assert.ok((run.summary?.pausedMs ?? 0) > 3000, `paused ${run.summary?.pausedMs} ms`);
     } finally {
       await target.close();
+    }
+  });
+});
+
+describe('a request written in pieces (the hostile class segments)', () => {
+  test('the guard writes it to the target in its pieces, apart in time, without the header that asked', async () => {
+    const reads: { at: number; bytes: string }[] = [];
+    const server = net.createServer((socket) => {
+      socket.on('data', (chunk) => reads.push({ at: Date.now(), bytes: chunk.toString('latin1') }));
+      socket.on('error', () => {});
+      setTimeout(() => socket.end('HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}'), 400);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const guard = await startResponseGuard(1_000_000, { insecureTls: false });
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const body = '{"name":"pieces","categoryId":7}';
+      const answer = await fetch(await guard.via(`http://127.0.0.1:${port}/v1/pets`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [segmentsHeader]: 'head=2; body=3; gap=30' },
+        body,
+      });
+      assert.equal(answer.status, 201);
+      const whole = reads.map((read) => read.bytes).join('');
+      assert.ok(whole.endsWith(`\r\n\r\n${body}`), whole);
+      assert.doesNotMatch(whole, new RegExp(segmentsHeader, 'i'));
+      // Five pieces, each read on its own: two of the head, three of the body.
+      assert.equal(reads.length, 5, JSON.stringify(reads));
+      assert.ok(!reads[0]!.bytes.includes('\r\n\r\n'), 'the head is cut before its end');
+      assert.ok(reads.at(-1)!.at - reads[0]!.at >= 4 * 30 * 0.8, JSON.stringify(reads));
+    } finally {
+      await guard.close();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -138,6 +138,7 @@ function toServiceRequest(
     contentType: req.headers['content-type'],
     rawHeaders: req.rawHeaders,
     readBody: () => readBody(req, bodyLimit),
+    readOnce: () => readOnce(req),
   };
 }
 
@@ -167,6 +168,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
     const onEnd = (): void => finish({ ok: true, bytes: Buffer.concat(chunks, size) });
     const onClose = (): void => finish(ABORTED);
     req.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onClose);
+  });
+}
+
+function readOnce(req: IncomingMessage): Promise<BodyRead> {
+  if (req.destroyed) return Promise.resolve(ABORTED);
+  // What the parser took from the read that held the end of the head is in the stream's buffer
+  // by now; what comes later is not read.
+  return new Promise((resolve) => {
+    setImmediate(() => {
+      const chunk = req.read() as Buffer | null;
+      resolve({ ok: true, bytes: chunk ?? Buffer.alloc(0) });
+    });
   });
 }
 

@@ -43,6 +43,11 @@ export interface ServiceRequest {
   readonly rawHeaders: readonly string[];
   /** Reads the request body, refusing it once it passes the size limit. Call at most once. */
   readBody(): Promise<BodyRead>;
+  /**
+   * Reads what one read returns of the body: the bytes that came with the end of the head, none
+   * when the body came after it (a fault's: the clean service reads the whole body). Call once.
+   */
+  readOnce(): Promise<BodyRead>;
 }
 
 /** The outcome of a parsing or validation step: a value, or the reply that refuses the request. */

@@ -2,7 +2,7 @@
 // reference. Probes run against a reference started with the API key KEY; its seeded pets get
 // ids 1, 2, 3... and statuses available, pending, sold, none, available...
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { type IncomingMessage, request } from 'node:http';
 import { losslessJson } from '../json.ts';
 import type { ReferenceHandle } from '../server.ts';
 
@@ -46,26 +46,43 @@ export async function call(url: string, init: RequestInit = {}): Promise<Answer>
  */
 export function callAsWritten(url: string, headers: Record<string, string>): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const sent = request(url, { headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (typeof value === 'string') answerHeaders.set(name, value);
-        }
-        let body: unknown;
-        try {
-          body = exact(text);
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: response.statusCode ?? 0, headers: answerHeaders, text, body });
-      });
-    });
+    const sent = request(url, { headers }, (response) => void answerOf(response).then(resolve));
     sent.on('error', reject);
     sent.end();
+  });
+}
+
+/** A node:http answer, read whole. */
+async function answerOf(response: IncomingMessage): Promise<Answer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  let body: unknown;
+  try {
+    body = exact(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.statusCode ?? 0, headers, text, body };
+}
+
+/**
+ * A create whose head is written first and its body `gapMs` later, as a client that writes them
+ * apart sends it (node's flushHeaders): for targets that read a request with one read.
+ */
+export function postAfterHead(url: string, body: string, gapMs: number): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...AUTH, ...JSON_TYPE, 'content-length': String(Buffer.byteLength(body)) };
+    const sent = request(url, { method: 'POST', headers }, (response) => {
+      void answerOf(response).then(resolve);
+    });
+    sent.on('error', reject);
+    sent.flushHeaders();
+    setTimeout(() => sent.end(body), gapMs);
   });
 }
 
@@ -77,6 +94,8 @@ export interface ProbeTarget {
   getAsWritten(path: string, headers: Record<string, string>): Promise<Answer>;
   post(body: string | Uint8Array, headers?: Record<string, string>): Promise<Answer>;
   create(fields: Record<string, unknown>): Promise<Answer>;
+  /** A create of this body, written `gapMs` after its head (postAfterHead). */
+  postAfterHead(body: string, gapMs: number): Promise<Answer>;
 }
 
 /** Binds the helpers to a reference started with the API key KEY. */
@@ -87,6 +106,7 @@ export function probeTarget(handle: ReferenceHandle): ProbeTarget {
     getAsWritten: (path, headers) => callAsWritten(handle.baseUrl + path, headers),
     post: (body, headers = { ...AUTH, ...JSON_TYPE }) =>
       call(`${handle.baseUrl}/pets`, { method: 'POST', headers, body }),
+    postAfterHead: (body, gapMs) => postAfterHead(`${handle.baseUrl}/pets`, body, gapMs),
     create: (fields) =>
       call(`${handle.baseUrl}/pets`, {
         method: 'POST',

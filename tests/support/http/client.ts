@@ -23,7 +23,8 @@ import { notes } from '../reporting/summary.ts';
 import { int64Of, stringifyExact } from './lossless-json.ts';
 import type { ContextUse } from './request-context.ts';
 import { ApiResponse, type Operation, type SentRequest } from './response.ts';
-import type { ResponseGuard } from './response-guard.ts';
+import { segmentsText } from '../reporting/failure-text.ts';
+import { type ResponseGuard, type Segments, segmentsHeader } from './response-guard.ts';
 import { type RunState, UNANSWERED_LIMIT, WriteBudgetExceeded } from './run-state.ts';
 import { retryDelayMs, throttleReason } from './throttle.ts';
 import { explainTransportError } from './transport-errors.ts';
@@ -92,6 +93,8 @@ export const readOnlySkipReason =
 export interface RequestOptions {
   credentials?: Credentials;
   headers?: Record<string, string>;
+  /** Written to the target in pieces, apart in time, by the response guard. */
+  segments?: Segments;
 }
 
 /** The target kept asking to wait beyond the run's bound: no check can be made. */
@@ -300,6 +303,13 @@ export class PetStoreClient {
     }
     const sent: SentRequest = { method, path, url: this.url(path), auth: label };
     if (name !== authorizationName) sent.authName = name;
+    if (options.segments) {
+      // Read and removed by the guard, which writes the request so; no guard, no pieces.
+      if (!this.options.guard) throw new Error('a request in pieces needs the response guard');
+      const { head, body: pieces, gapMs } = options.segments;
+      headers[segmentsHeader] = `head=${head}; body=${pieces}; gap=${gapMs}`;
+      sent.segments = segmentsText(options.segments);
+    }
     if (headers.accept !== 'application/json') sent.accept = headers.accept;
     this.sentAs.set(sent, {
       ...(data === undefined ? {} : { data }),

@@ -20,7 +20,7 @@
  * The guard speaks TLS to an https target itself, verifying its certificate as Playwright would
  * (target-tls.ts), and reads the answer as plaintext. The bytes are forwarded as they come in both
  * directions, unchanged but for one thing: each request's Host header names the target, not the
- * guard. Each answer's head is read (status, framing, Content-Encoding) and its body counted as
+ * guard (and a request the suite asks to be written in pieces is: `segmentsHeader`). Each answer's head is read (status, framing, Content-Encoding) and its body counted as
  * sent and as decoded, with the decoder Playwright uses. A piece of a compressed body is forwarded once it is decoded and counted, so
  * Playwright never receives the piece that would inflate past the limit. Bytes that are not
  * HTTP/1.1 (an upgrade, a head too long) are counted as they come, a turn (from a request to the
@@ -32,6 +32,26 @@ import zlib from 'node:zlib';
 import { type Proxies, openTunnel, proxyFor } from './proxy.ts';
 import { afterClose, createReuseMs, idempotent } from './resend.ts';
 import { type ClientCertificate, type Sessions, targetSide } from './target-tls.ts';
+
+/**
+ * A request header the guard reads and removes, never sent on: the request is written to the target
+ * in pieces, `head=H; body=B; gap=MS` (the head cut in H, the body in B, MS apart), as TCP may
+ * deliver it (the hostile-input catalogue's class `segments`).
+ */
+export const segmentsHeader = 'x-conformance-segments';
+
+/** How a request is written in pieces: its head cut in `head`, its body in `body`, `gapMs` apart. */
+export interface Segments {
+  head: number;
+  body: number;
+  gapMs: number;
+}
+
+/** Where a request is cut, in the bytes handed on, and how long apart its pieces are written. */
+export interface Cuts {
+  offsets: number[];
+  gapMs: number;
+}
 
 /** Bytes of a turn beyond the limit allowed for the answer's head, when it cannot be read. */
 export const headRoom = 64 * 1024;
@@ -237,6 +257,25 @@ export async function startResponseGuard(
       if (!(link ?? open()).write(bytes)) client.pause();
     };
 
+    /** A request written in pieces, each `gapMs` after the one before, while its link lasts. */
+    const sendInPieces = (bytes: Buffer, cuts: Cuts) => {
+      const bounds = [0, ...cuts.offsets, bytes.length];
+      const pieces = bounds.slice(1).map((end, index) => bytes.subarray(bounds[index], end));
+      const on = link ?? open();
+      send(pieces[0]!);
+      // Apart from the time the target is reached: a far one's connection takes longer than a gap.
+      on.whenReached(() => {
+        pieces.slice(1).forEach((piece, index) => {
+          setTimeout(
+            () => {
+              if (link === on && !client.destroyed) send(piece);
+            },
+            cuts.gapMs * (index + 1),
+          );
+        });
+      });
+    };
+
     /**
      * The request in flight met its link's end (a reset, a close) before any byte of its answer:
      * sent again once on a new link, or not (resend.ts). True when it was sent again.
@@ -314,7 +353,7 @@ export async function startResponseGuard(
     client.on('error', () => link?.destroy());
     client.on('close', () => link?.destroy());
     client.on('data', (chunk: Buffer) => {
-      const { forward, started } = answers.fromClient(chunk);
+      const { forward, started, cuts } = answers.fromClient(chunk);
       if (forward.length === 0) return;
       if (started) {
         current = started;
@@ -324,7 +363,8 @@ export async function startResponseGuard(
         resentOnce = false;
         // A create goes on a kept-alive link only soon after its last answer (resend.ts).
         const create = !idempotent(started.method);
-        if (!link?.usable(create ? createReuseMs : undefined)) open();
+        // A request in pieces goes on a new link: its pieces are not held for a turn.
+        if (cuts || !link?.usable(create ? createReuseMs : undefined)) open();
         else if (create && link.served > 0) {
           held = [];
           const on = link;
@@ -337,6 +377,7 @@ export async function startResponseGuard(
         else replay.push(forward);
       }
       if (held) held.push(forward);
+      else if (cuts) sendInPieces(forward, cuts);
       // What the client sends before the target's connection is made waits in the link's socket.
       else send(forward);
     });
@@ -414,6 +455,13 @@ class Link {
   private ending = false;
   /** The connection was made (over https, the handshake done). */
   reached = false;
+  private readonly onceReached: (() => void)[] = [];
+
+  /** Calls `then` once the target is reached (at once when it is). */
+  whenReached(then: () => void): void {
+    if (this.reached) then();
+    else this.onceReached.push(then);
+  }
   /** Answers completed on it. */
   served = 0;
   /** An answer is being received. */
@@ -478,6 +526,7 @@ class Link {
     const reached = () => {
       this.reached = true;
       this.onReached();
+      for (const then of this.onceReached.splice(0)) then();
     };
     if (origin.https) socket.once('secureConnect', reached);
     else if (tunneled) queueMicrotask(reached);
@@ -570,6 +619,14 @@ class Answers {
   private request: Buffer = Buffer.alloc(0);
   private requestBodyLeft = 0;
   private clientOpaque = false;
+  /** A request to write in pieces, held until whole. */
+  private inPieces?: {
+    bytes: Buffer[];
+    head: number;
+    body: number;
+    gapMs: number;
+    started?: Sent;
+  };
   private framing: Framing = { kind: 'head' };
   private head = Buffer.alloc(0);
   private status = 0;
@@ -610,18 +667,43 @@ class Answers {
    * bytes to send on (a head once whole, its Host the target's; a body as it comes), and the
    * request they start, when none was in flight (`started`).
    */
-  fromClient(chunk: Buffer): { forward: Buffer; started?: Sent } {
+  fromClient(chunk: Buffer): { forward: Buffer; started?: Sent; cuts?: Cuts } {
     this.turn = 0;
     if (this.clientOpaque) return { forward: chunk };
     const forward: Buffer[] = [];
     let started: Sent | undefined;
+    let cuts: Cuts | undefined;
     let rest = chunk;
+    // A request in pieces, whole: handed on with where to cut it.
+    const release = () => {
+      const held = this.inPieces!;
+      this.inPieces = undefined;
+      const [head, ...body] = held.bytes;
+      const bodyLength = body.reduce((sum, piece) => sum + piece.length, 0);
+      const base = forward.reduce((sum, piece) => sum + piece.length, 0);
+      const at = (length: number, count: number) =>
+        Array.from({ length: count - 1 }, (_, index) =>
+          Math.floor((length * (index + 1)) / count),
+        ).filter((offset) => offset > 0 && offset < length);
+      cuts = {
+        offsets: [
+          ...at(head!.length, held.head),
+          ...(bodyLength > 0 ? [head!.length] : []),
+          ...at(bodyLength, held.body).map((offset) => head!.length + offset),
+        ].map((offset) => base + offset),
+        gapMs: held.gapMs,
+      };
+      forward.push(...held.bytes);
+      started ??= held.started;
+    };
     while (rest.length > 0) {
       if (this.requestBodyLeft > 0) {
         const taken = Math.min(this.requestBodyLeft, rest.length);
         this.requestBodyLeft -= taken;
-        forward.push(rest.subarray(0, taken));
+        if (this.inPieces) this.inPieces.bytes.push(rest.subarray(0, taken));
+        else forward.push(rest.subarray(0, taken));
         rest = rest.subarray(taken);
+        if (this.inPieces && this.requestBodyLeft === 0) release();
         continue;
       }
       this.request = Buffer.concat([this.request, rest]);
@@ -634,27 +716,40 @@ class Answers {
       const lines = this.request.subarray(0, end).toString('latin1').split('\r\n');
       const [method = '', path = ''] = (lines[0] ?? '').split(' ');
       const request = { method, path };
-      if (forward.length === 0 && this.idle) started = request;
+      const starts = forward.length === 0 && this.idle;
       this.sent.push(request);
-      const headers = lines.slice(1).filter((line) => !/^host\s*:/i.test(line));
-      forward.push(
-        Buffer.from(
-          `${[lines[0], `Host: ${this.hostHeader}`, ...headers].join('\r\n')}\r\n\r\n`,
-          'latin1',
-        ),
+      const pieces = segmentsOf(headerValues(lines.slice(1), segmentsHeader)[0]);
+      const headers = lines
+        .slice(1)
+        .filter((line) => !/^(host|x-conformance-segments)\s*:/i.test(line));
+      const head = Buffer.from(
+        `${[lines[0], `Host: ${this.hostHeader}`, ...headers].join('\r\n')}\r\n\r\n`,
+        'latin1',
       );
+      if (pieces)
+        this.inPieces = { ...pieces, bytes: [head], ...(starts ? { started: request } : {}) };
+      else {
+        if (starts) started = request;
+        forward.push(head);
+      }
       rest = this.request.subarray(end + 4);
       this.request = Buffer.alloc(0);
       // A body in chunks (Playwright sends none): not followed, the rest passes as it comes.
       if (/chunked/i.test(headerValues(headers, 'transfer-encoding').join(','))) {
+        if (this.inPieces) release();
         this.request = rest;
         this.passThrough(forward);
         break;
       }
       const length = headerValues(headers, 'content-length')[0];
       this.requestBodyLeft = Number(length ?? 0) || 0;
+      if (this.inPieces && this.requestBodyLeft === 0) release();
     }
-    return { forward: Buffer.concat(forward), ...(started ? { started } : {}) };
+    return {
+      forward: Buffer.concat(forward),
+      ...(started ? { started } : {}),
+      ...(cuts ? { cuts } : {}),
+    };
   }
 
   /** From here on the client's bytes are forwarded unread (the answers are still counted). */
@@ -834,6 +929,14 @@ function hintsOf(statusLine: string, headers: string[]): ConnectionHints {
 }
 
 /** The values of a header in a head's lines, trimmed, in order. */
+/** The pieces a request is to be written in (`segmentsHeader`'s value), when it says any. */
+function segmentsOf(value: string | undefined): Segments | undefined {
+  const match = /^head=(\d+); body=(\d+); gap=(\d+)$/.exec(value ?? '');
+  if (!match) return undefined;
+  const [head, body, gapMs] = match.slice(1).map(Number) as [number, number, number];
+  return { head, body, gapMs };
+}
+
 function headerValues(lines: string[], name: string): string[] {
   const values: string[] = [];
   for (const line of lines) {

@@ -26,6 +26,15 @@ export interface RequestView {
   accept?: string;
   /** The body's bytes are not UTF-8 (`body` shows them decoded, with replacement characters). */
   notUtf8?: true;
+  /** Written to the target in pieces, apart in time: how (curl writes a request whole). */
+  segments?: string;
+}
+
+/** How a request written in pieces (http/response-guard.ts, `Segments`) was written, for a reader. */
+export function segmentsText({ head, body, gapMs }: { head: number; body: number; gapMs: number }) {
+  const pieces = (count: number, what: string) =>
+    count === 1 ? `the ${what} whole` : `the ${what} in ${count} pieces`;
+  return `written as ${pieces(head, 'head')}, then ${pieces(body, 'body')}, ${gapMs} ms apart`;
 }
 
 /** A request and the answer it got. */
@@ -60,10 +69,12 @@ export function excerpt(text: string, max = 600): string {
 }
 
 /** `GET https://…/v1/pets (Authorization: Bearer <API_KEY>)`, and the body below it if any. */
-export function requestLine({ method, url, auth, authName, accept, body }: RequestView): string {
+export function requestLine(request: RequestView): string {
+  const { method, url, auth, authName, accept, body, segments } = request;
   const sent = body === undefined ? '' : `\n  body: ${printable(excerpt(body, 300))}`;
   const accepting = accept === undefined ? '' : `; Accept: ${accept}`;
-  return `${method} ${url} (${authName ?? 'Authorization'}: ${auth}${accepting})${sent}`;
+  const pieces = segments === undefined ? '' : `\n  ${segments}`;
+  return `${method} ${url} (${authName ?? 'Authorization'}: ${auth}${accepting})${sent}${pieces}`;
 }
 
 /** For a 3xx, where it points: the suite follows no redirect, so a 3xx is judged as it is. */
@@ -93,6 +104,14 @@ export function responseLine(exchange: ExchangeView): string {
 
 /** A curl command that repeats a request, with the key left to the shell ($API_KEY). */
 export function curlCommand(request: RequestView): string {
+  const command = curlLine(request);
+  // curl writes a request whole: the pieces the check sent it in are said, not repeated.
+  return request.segments === undefined
+    ? command
+    : `${command}  # the check's request was ${request.segments}; curl writes it whole`;
+}
+
+function curlLine(request: RequestView): string {
   const { method, path, auth, authName, accept, body, contentType } = request;
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   const parts = [`curl -i -X ${method} "$BASE_URL"${quote(path)}`];

@@ -458,6 +458,30 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
           },
   }),
   row({
+    id: 'create-in-pieces',
+    reads: 'status',
+    when: 'a valid NewPet whose request was written in pieces, apart in time (the hostile class segments), was not added',
+    control:
+      'the same NewPet, its request written whole (the suite’s own name under a new label: another pet, marked and counted)',
+    implies:
+      'added: the service takes a request as its first read brings it, CREATE-201-PET; else the next rows read the request',
+    charges: ['CREATE-201-PET'],
+    conclude: async ({ answer }, ask) => {
+      if (answer.operation !== 'createPet' || !answer.request.segments || !withKey(answer)) return;
+      const body = readNewPetBody(answer.request);
+      if (body.kind !== 'valid' || !isOwnName(body.value.name)) return;
+      const whole = await ask.create({
+        ...body.value,
+        name: ownName(`${body.value.name.slice(petNamePrefix.length)}-whole`),
+      });
+      if (!usable(whole) || whole.status !== 201) return;
+      return {
+        charge: 'CREATE-201-PET',
+        why: `status ${answer.status} to a valid NewPet whose request was ${answer.request.segments}, and 201 to the same NewPet written whole: the service takes a request as its first read brings it, where TCP may deliver one in any number of pieces`,
+      };
+    },
+  }),
+  row({
     id: 'after-unwritable-name',
     reads: 'status',
     when: 'a list or getPet answered a 5xx, once a create of a name holding a lone surrogate was answered with a 5xx in the run',

@@ -206,7 +206,8 @@ export class HostileSweep {
         : { ...given, label };
     const credentials: Credentials =
       with_ === 'none' ? 'none' : 'credentials' in request ? own(request.credentials) : 'key';
-    const options = { credentials };
+    const segments = 'segments' in request ? request.segments : undefined;
+    const options = { credentials, ...(segments ? { segments } : {}) };
     switch (request.operation) {
       case 'listPets':
         return 'query' in request
@@ -262,9 +263,10 @@ function judge(each: HostileCase, answer: ApiResponse, existing?: Pet): Promise<
         : expect(answer).toAnswerError('client-error', { as });
     }
     default:
-      // A NewPet to take (a name kept exactly, unless it is one a service may refuse), or a body
-      // the document leaves open (a byte order mark): created as sent, or refused as allowed.
-      if (sent && (each.slot === 'name' || leftOpen)) {
+      // A NewPet to take (a name kept exactly, unless it is one a service may refuse; the ordinary
+      // one, in pieces), or a body the document leaves open (a byte order mark): created as sent,
+      // or refused as allowed.
+      if (sent && (each.slot === 'name' || as === 'CREATE-201-PET' || leftOpen)) {
         return expect(answer).toCreatePet(sent, because);
       }
       return expect(answer).toAnswerError(400, { as });

@@ -656,6 +656,21 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'create-body-first-read',
+    kind: 'fault',
+    breaks: 'CREATE-201-PET',
+    description:
+      "The body is what one read returns (a C server's single recv(), a socket loop that reads once): a body that arrives after the head, or in pieces, is cut short, and a valid NewPet is refused with 400.",
+    apply(s) {
+      const readJsonBody = s.readJsonBody;
+      s.readJsonBody = (req) => readJsonBody({ ...req, readBody: req.readOnce });
+    },
+    probe: async (t) => {
+      assertError(await t.postAfterHead(valid, 50), 400);
+      assert.equal(await statusOf(t.post(valid)), 201);
+    },
+  },
+  {
     name: 'create-store-keyed-by-name',
     kind: 'fault',
     breaks: 'CREATE-PERSIST',
