@@ -13,7 +13,8 @@
  * target that closes idle connections after 1 s and sheds load with 503 and Retry-After, and
  * against one that sheds one request in four however slowly they come: the waits it asks for are
  * not counted in a test's timeout, and its checks pass. Last, a request the suite asks to be written
- * in pieces (the hostile class segments) reaches the target so, apart in time.
+ * in pieces (the hostile class segments) reaches the target so, apart in time, and a control
+ * character in a header value is written where the client asked.
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -24,6 +25,7 @@ import { PetStoreClient } from '../tests/support/http/client.ts';
 import { createReuseMs } from '../tests/support/http/resend.ts';
 import {
   type ResponseGuard,
+  headerBytesHeader,
   segmentsHeader,
   startResponseGuard,
 } from '../tests/support/http/response-guard.ts';
@@ -462,7 +464,7 @@ describe('a conformant target that closes idle connections after 1 s and sheds l
   });
 });
 
-describe('a request written in pieces (the hostile class segments)', () => {
+describe('what no client library sends: a request in pieces, control characters in a header', () => {
   test('the guard writes it to the target in its pieces, apart in time, without the header that asked', async () => {
     const reads: { at: number; bytes: string }[] = [];
     const server = net.createServer((socket) => {
@@ -488,6 +490,35 @@ describe('a request written in pieces (the hostile class segments)', () => {
       assert.equal(reads.length, 5, JSON.stringify(reads));
       assert.ok(!reads[0]!.bytes.includes('\r\n\r\n'), 'the head is cut before its end');
       assert.ok(reads.at(-1)!.at - reads[0]!.at >= 4 * 30 * 0.8, JSON.stringify(reads));
+    } finally {
+      await guard.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('the guard writes a control character in a header value where the client put a placeholder, and drops the header that asked', async () => {
+    let head = '';
+    const server = net.createServer((socket) => {
+      socket.on('data', (chunk) => {
+        head += chunk.toString('latin1');
+        if (head.includes('\r\n\r\n'))
+          socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const guard = await startResponseGuard(1_000_000, { insecureTls: false });
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const answer = await fetch(await guard.via(`http://127.0.0.1:${port}/v1/pets`), {
+        headers: {
+          authorization: 'Bearer KEY  x',
+          [headerBytesHeader]: 'authorization 10=00 11=0b',
+        },
+      });
+      assert.equal(answer.status, 401);
+      assert.ok(head.includes('\r\nauthorization: Bearer KEY\u0000\u000bx\r\n'), head);
+      assert.doesNotMatch(head, new RegExp(headerBytesHeader, 'i'));
     } finally {
       await guard.close();
       await new Promise((resolve) => server.close(resolve));

@@ -94,6 +94,7 @@ const composites = [
     'unknown-query-refused',
     'names-unique-409',
     'names-markup-refused',
+    'lenient-http-parser',
   ],
   [
     'ids-beyond-2p53',

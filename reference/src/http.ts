@@ -19,6 +19,8 @@ export interface HttpOptions {
   readonly bodyLimit: number;
   /** Called with each exception that escaped the service (each one is a bug). */
   readonly onInternalError: (error: unknown) => void;
+  /** Header values holding control characters reach the service (VariantSettings). */
+  readonly lenientParser?: boolean;
 }
 
 /** Half-sent requests are dropped after these; node checks them every CHECK_INTERVAL_MS. */
@@ -51,6 +53,7 @@ export function createHttpServer(options: HttpOptions): Server {
     connectionsCheckingInterval: CHECK_INTERVAL_MS,
     // Checked below, so that this 400 carries an Error body like every other.
     requireHostHeader: false,
+    insecureHTTPParser: options.lenientParser ?? false,
   });
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 

@@ -76,6 +76,7 @@ export async function startReference(options: ReferenceOptions): Promise<Referen
     service,
     mountPath,
     bodyLimit: BODY_LIMIT,
+    lenientParser: settings.lenientParser ?? false,
     onInternalError:
       options.onInternalError ??
       (variant.kind === 'fault'

@@ -3,6 +3,7 @@
 // ids 1, 2, 3... and statuses available, pending, sold, none, available...
 import assert from 'node:assert/strict';
 import { type IncomingMessage, request } from 'node:http';
+import { connect } from 'node:net';
 import { losslessJson } from '../json.ts';
 import type { ReferenceHandle } from '../server.ts';
 
@@ -86,6 +87,27 @@ export function postAfterHead(url: string, body: string, gapMs: number): Promise
   });
 }
 
+/**
+ * A GET whose Authorization value is written byte for byte (Latin-1), control characters too,
+ * which no client library sends: the status of its answer.
+ */
+export function statusOfRawGet(url: string, authorization: string): Promise<number> {
+  const { hostname, port, pathname, search } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+          `Authorization: ${authorization}\r\nConnection: close\r\n\r\n`,
+        'latin1',
+      );
+    });
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+    socket.on('error', reject);
+  });
+}
+
 /** A started reference with helpers bound to its base URL. */
 export interface ProbeTarget {
   handle: ReferenceHandle;
@@ -94,6 +116,8 @@ export interface ProbeTarget {
   getAsWritten(path: string, headers: Record<string, string>): Promise<Answer>;
   post(body: string | Uint8Array, headers?: Record<string, string>): Promise<Answer>;
   create(fields: Record<string, unknown>): Promise<Answer>;
+  /** The status of a GET of `path` with this Authorization value, byte for byte (statusOfRawGet). */
+  rawGet(path: string, authorization: string): Promise<number>;
   /** A create of this body, written `gapMs` after its head (postAfterHead). */
   postAfterHead(body: string, gapMs: number): Promise<Answer>;
 }
@@ -106,6 +130,7 @@ export function probeTarget(handle: ReferenceHandle): ProbeTarget {
     getAsWritten: (path, headers) => callAsWritten(handle.baseUrl + path, headers),
     post: (body, headers = { ...AUTH, ...JSON_TYPE }) =>
       call(`${handle.baseUrl}/pets`, { method: 'POST', headers, body }),
+    rawGet: (path, authorization) => statusOfRawGet(handle.baseUrl + path, authorization),
     postAfterHead: (body, gapMs) => postAfterHead(`${handle.baseUrl}/pets`, body, gapMs),
     create: (fields) =>
       call(`${handle.baseUrl}/pets`, {

@@ -16,6 +16,12 @@ export interface VariantSettings {
   readonly latencyMs?: number;
   /** The first id handed out. */
   readonly firstId?: bigint;
+  /**
+   * The HTTP layer takes header values holding control characters (NUL, VT, ESC: node's
+   * insecureHTTPParser), as Python's http.server, Java's HttpServer and hand-written ones do;
+   * node's own refuses the message with 400.
+   */
+  readonly lenientParser?: boolean;
 }
 
 export interface Variant {

@@ -24,7 +24,12 @@ import { int64Of, stringifyExact } from './lossless-json.ts';
 import type { ContextUse } from './request-context.ts';
 import { ApiResponse, type Operation, type SentRequest } from './response.ts';
 import { segmentsText } from '../reporting/failure-text.ts';
-import { type ResponseGuard, type Segments, segmentsHeader } from './response-guard.ts';
+import {
+  type ResponseGuard,
+  type Segments,
+  headerBytesHeader,
+  segmentsHeader,
+} from './response-guard.ts';
 import { type RunState, UNANSWERED_LIMIT, WriteBudgetExceeded } from './run-state.ts';
 import { retryDelayMs, throttleReason } from './throttle.ts';
 import { explainTransportError } from './transport-errors.ts';
@@ -117,6 +122,31 @@ function loneSurrogateIn(text: string | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+// The bytes Node refuses in a field value (RFC 9110 §5.5: control characters but HTAB).
+// eslint-disable-next-line no-control-regex
+const fieldControl = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
+
+/**
+ * Header values holding control characters, each replaced by a space, and the guard's directive
+ * that puts them back on the wire (http/response-guard.ts, headerBytesHeader); none when no value
+ * holds one.
+ */
+function headerControls(
+  headers: Record<string, string>,
+): { headers: Record<string, string>; directive: string } | undefined {
+  const replaced: Record<string, string> = {};
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const places = [...value.matchAll(fieldControl)].map(
+      (match) => `${match.index}=${match[0].charCodeAt(0).toString(16).padStart(2, '0')}`,
+    );
+    if (places.length === 0) continue;
+    replaced[name] = value.replace(fieldControl, ' ');
+    parts.push(`${name} ${places.join(' ')}`);
+  }
+  return parts.length ? { headers: replaced, directive: parts.join('; ') } : undefined;
 }
 
 /** What one test's client did: reported as annotations, summed by the reporter. */
@@ -303,6 +333,14 @@ export class PetStoreClient {
     }
     const sent: SentRequest = { method, path, url: this.url(path), auth: label };
     if (name !== authorizationName) sent.authName = name;
+    const controls = headerControls(headers);
+    if (controls) {
+      // A value no client library sends (a control character): the guard puts the bytes in.
+      if (!this.options.guard) throw new Error('a control character in a header needs the guard');
+      Object.assign(headers, controls.headers);
+      headers[headerBytesHeader] = controls.directive;
+      sent.fieldControls = true;
+    }
     if (options.segments) {
       // Read and removed by the guard, which writes the request so; no guard, no pieces.
       if (!this.options.guard) throw new Error('a request in pieces needs the response guard');

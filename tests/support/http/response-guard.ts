@@ -40,6 +40,13 @@ import { type ClientCertificate, type Sessions, targetSide } from './target-tls.
  */
 export const segmentsHeader = 'x-conformance-segments';
 
+/**
+ * A request header the guard reads and removes, never sent on: bytes no client library sends in a
+ * field value (control characters, RFC 9110 §5.5), put in place of placeholders the client sent,
+ * `name i=hh j=hh; name2 k=hh` (offsets in the named field's value, bytes in hex).
+ */
+export const headerBytesHeader = 'x-conformance-header-bytes';
+
 /** How a request is written in pieces: its head cut in `head`, its body in `body`, `gapMs` apart. */
 export interface Segments {
   head: number;
@@ -719,9 +726,9 @@ class Answers {
       const starts = forward.length === 0 && this.idle;
       this.sent.push(request);
       const pieces = segmentsOf(headerValues(lines.slice(1), segmentsHeader)[0]);
-      const headers = lines
-        .slice(1)
-        .filter((line) => !/^(host|x-conformance-segments)\s*:/i.test(line));
+      const headers = withHeaderBytes(
+        lines.slice(1).filter((line) => !/^(host|x-conformance-segments)\s*:/i.test(line)),
+      );
       const head = Buffer.from(
         `${[lines[0], `Host: ${this.hostHeader}`, ...headers].join('\r\n')}\r\n\r\n`,
         'latin1',
@@ -929,6 +936,34 @@ function hintsOf(statusLine: string, headers: string[]): ConnectionHints {
 }
 
 /** The values of a header in a head's lines, trimmed, in order. */
+/** Header lines with the bytes `headerBytesHeader` asks for put in, and that header removed. */
+function withHeaderBytes(lines: string[]): string[] {
+  const asked = headerValues(lines, headerBytesHeader)[0];
+  if (asked === undefined) return lines;
+  const patches = new Map<string, [number, string][]>();
+  for (const part of asked.split(';')) {
+    const [name = '', ...places] = part.trim().split(' ');
+    patches.set(
+      name.toLowerCase(),
+      places.map((place) => {
+        const [at = '', hex = ''] = place.split('=');
+        return [Number(at), String.fromCharCode(parseInt(hex, 16))];
+      }),
+    );
+  }
+  return lines
+    .filter((line) => !line.toLowerCase().startsWith(`${headerBytesHeader}:`))
+    .map((line) => {
+      const colon = line.indexOf(':');
+      const places = colon > 0 ? patches.get(line.slice(0, colon).toLowerCase()) : undefined;
+      if (!places) return line;
+      // Node writes a field as `name: value`.
+      const chars = [...line];
+      for (const [at, char] of places) chars[colon + 2 + at] = char;
+      return chars.join('');
+    });
+}
+
 /** The pieces a request is to be written in (`segmentsHeader`'s value), when it says any. */
 function segmentsOf(value: string | undefined): Segments | undefined {
   const match = /^head=(\d+); body=(\d+); gap=(\d+)$/.exec(value ?? '');

@@ -26,6 +26,8 @@ export interface RequestView {
   accept?: string;
   /** The body's bytes are not UTF-8 (`body` shows them decoded, with replacement characters). */
   notUtf8?: true;
+  /** A header value holds a control character (RFC 9110 §5.5), written by the response guard. */
+  fieldControls?: true;
   /** Written to the target in pieces, apart in time: how (curl writes a request whole). */
   segments?: string;
 }

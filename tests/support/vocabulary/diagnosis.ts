@@ -447,15 +447,16 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     reads: 'status',
     when: 'a request got no usable answer (refused, reset, timed out, too large)',
     implies:
-      "the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET (else the check's own)",
+      "where the check expected a refusal, or any answer but a 5xx (an input the document refuses or leaves open), the check's own requirement: that input is what the target failed on; else the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET",
     charges: ['LIST-200-PETS', 'CREATE-201-PET', 'GET-200-PET'],
-    conclude: ({ answer, own }) =>
-      usable(answer)
-        ? undefined
-        : {
-            charge: answer.operation ? operationRequirement[answer.operation] : own,
-            why: `no usable answer${answer.operation ? ` (${answer.operation})` : ''}: ${answer.failure}`,
-          },
+    conclude: ({ answer, own, expected }) => {
+      if (usable(answer)) return undefined;
+      const success = /^2\d\d$/.test(expected);
+      return {
+        charge: answer.operation && success ? operationRequirement[answer.operation] : own,
+        why: `no usable answer${answer.operation ? ` (${answer.operation})` : ''}${success ? '' : ` where ${expected} was due`}: ${answer.failure}`,
+      };
+    },
   }),
   row({
     id: 'create-in-pieces',
@@ -480,6 +481,22 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
         why: `status ${answer.status} to a valid NewPet whose request was ${answer.request.segments}, and 201 to the same NewPet written whole: the service takes a request as its first read brings it, where TCP may deliver one in any number of pieces`,
       };
     },
+  }),
+  row({
+    id: 'field-control-rejected',
+    reads: 'status',
+    when: 'a request with a control character in a header value (RFC 9110 §5.5: NUL, VT, ESC...) was answered 400',
+    implies:
+      'allowed: a recipient may reject such a message, with whatever body its HTTP layer or a gateway writes; the token it carries is not the key either way',
+    charges: [],
+    conclude: ({ answer }) =>
+      answer.request.fieldControls && usable(answer) && answer.status === 400
+        ? {
+            allowed:
+              'a header value holding a control character, rejected as a message (400, RFC 9110 §5.5)',
+            unjudged: true,
+          }
+        : undefined,
   }),
   row({
     id: 'after-unwritable-name',

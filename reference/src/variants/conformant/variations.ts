@@ -329,6 +329,17 @@ export const variations: Variant[] = [
     },
   },
   {
+    name: 'lenient-http-parser',
+    kind: 'conformant',
+    description:
+      "The HTTP layer takes control characters in header values (as Python's http.server and Java's HttpServer do), where node's own refuses the message with 400: the service compares the token exactly, so the key with a NUL after it is another token, refused with 401.",
+    settings: { lenientParser: true },
+    probe: async (t) => {
+      assert.equal(await t.rawGet('/pets', `Bearer selftest-key\u0000`), 401);
+      assert.equal(await t.rawGet('/pets', 'Bearer selftest-key'), 200);
+    },
+  },
+  {
     name: 'slow',
     kind: 'conformant',
     description: 'Every request waits 15 ms before it is handled.',
