@@ -447,6 +447,12 @@ export class PetStoreClient {
       this.contextUse.cookies = true;
       const failed = ApiResponse.failed(sent, operation, why, Date.now() - started);
       if (ended?.outcomeUnknown) failed.outcomeUnknown = true;
+      // Nothing listens any more (the preflight found the target): it stopped, or crashed on an
+      // earlier request, which that request's check judges. This one was never sent: the check
+      // that reads it is blocked, not charged (verdicts.ts, settle).
+      if (ended?.notSent) {
+        failed.notSent = `not sent: the target refused the connection (nothing listens at its address any more: did it stop, or crash on an earlier request?) (${sent.method} ${sent.url})`;
+      }
       return failed;
     }
     if (operation) state.answered(operation, true);

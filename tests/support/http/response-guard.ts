@@ -98,6 +98,8 @@ export interface GuardFailure {
   outcomeUnknown?: true;
   /** Not sent again, though nothing of it was written: the write budget is spent (`mayResend`). */
   budgetSpent?: true;
+  /** Never sent: the target refused the connection (nothing listens at its address). */
+  notSent?: true;
 }
 
 /** One request seen on a connection: what its answer is matched to. */
@@ -248,6 +250,13 @@ export async function startResponseGuard(
       // a client certificate refused) is kept for the client to explain (connectErrorOf); a
       // reset is passed on as a reset.
       if (!from.reached || tlsRefusal(error)) connectErrors.set(authority, error.message);
+      // Refused before any of the request could be written: nothing listens (any more).
+      if (!from.reached && current && (error as NodeJS.ErrnoException).code === 'ECONNREFUSED') {
+        record(cutKey(current.method, authority, current.path), {
+          why: `connection refused: nothing listens at ${authority} (${error.message})`,
+          notSent: true,
+        });
+      }
       from.destroy();
       if (!client.destroyed) client.resetAndDestroy();
     };

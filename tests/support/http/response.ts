@@ -97,6 +97,12 @@ export class ApiResponse {
   outcomeUnknown?: true;
 
   /**
+   * Not sent: the target refused the connection (nothing listens any more). A check that reads
+   * this answer cannot judge it: blocked, with this reason.
+   */
+  notSent?: string;
+
+  /**
    * A 5xx to a list or getPet, after a create of a name holding a lone surrogate was answered
    * with a 5xx in this run: the target may hold that pet and fail on every answer showing it.
    */

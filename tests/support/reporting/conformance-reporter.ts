@@ -131,6 +131,11 @@ export function recordOf(test: TestCase, result: TestResult, sharedTargets = fal
       .filter((note): note is AdvisoryNote => note !== undefined),
   };
   if (stoppedBy !== undefined) record.stoppedBy = stoppedBy;
+  // Failed beside a request that was blocked, not sent (vocabulary/together.ts): what the test
+  // did not charge it could not decide.
+  else if (outcome === 'failed' && skip?.startsWith(notes.blockedPrefix)) {
+    record.stoppedBy = skip.slice(notes.blockedPrefix.length);
+  }
   const unmarked = annotations
     .filter((annotation) => annotation.type === 'unmarked pet')
     .map((annotation) => annotation.description ?? '');

@@ -48,6 +48,8 @@ export interface ExchangeView {
   durationMs: number;
   /** Why no usable answer came back (refused, reset, timed out, too large), if so. */
   failure?: string;
+  /** Not sent at all (the target refused the connection): why; a check cannot judge it. */
+  notSent?: string;
   /** The body's bytes are not UTF-8: `text` is their lossy decoding. */
   notUtf8?: true;
 }

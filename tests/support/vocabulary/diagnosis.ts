@@ -41,13 +41,16 @@ import { isContested, knownPets } from './known-pets.ts';
 import { isOwnName, nameMayBeRefused, ownName, ownNameBytes } from './names.ts';
 import { together } from './together.ts';
 import { petNamePrefix } from '../setup/settings.ts';
+import { block } from './verdicts.ts';
 import { getPetMayBeGone } from './versioning.ts';
 
 /** What a row concludes. */
 export type Conclusion =
   | { charge: RequirementId; why: string }
   | { allowed: string; unjudged?: true }
-  | { instead: ApiResponse; why: string };
+  | { instead: ApiResponse; why: string }
+  /** The answer cannot be judged (the target went away under it): the check is blocked. */
+  | { blocked: string };
 
 /** A pet a list should show: its id and, when known, the status it was created with. */
 export interface WantedPet {
@@ -166,6 +169,25 @@ export class Ask {
   again(answer: ApiResponse, credentials?: 'key' | 'none'): Promise<ApiResponse> {
     return this.controls.api.again(answer, credentials);
   }
+}
+
+/** The input of a request that the document refuses, and its requirement; none when it has none. */
+function invalidInput(
+  answer: ApiResponse,
+): { requirement: RequirementId; why: string } | undefined {
+  const readings =
+    answer.operation === 'getPet'
+      ? [readPetId(answer.request)]
+      : answer.operation === 'listPets'
+        ? [
+            readLimit(listQueryOf(answer.request).limit),
+            readStatusFilter(listQueryOf(answer.request).status),
+          ]
+        : answer.operation === 'createPet'
+          ? [readNewPetBody(answer.request)]
+          : [];
+  for (const reading of readings) if (reading.kind === 'invalid') return reading;
+  return undefined;
 }
 
 // ---- What answers show ----
@@ -447,14 +469,35 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     reads: 'status',
     when: 'a request got no usable answer (refused, reset, timed out, too large)',
     implies:
-      "where the check expected a refusal, or any answer but a 5xx (an input the document refuses or leaves open), the check's own requirement: that input is what the target failed on; else the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET",
-    charges: ['LIST-200-PETS', 'CREATE-201-PET', 'GET-200-PET'],
-    conclude: ({ answer, own, expected }) => {
+      "a connection dropped (not left hanging) on an input the document refuses (a petId, limit or status that is no such value, a body that is no valid NewPet, with the key): that input's requirement, whichever check sent it; else, where the check expected a refusal or any answer but a 5xx, the check's own; else the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET",
+    charges: [
+      'LIST-200-PETS',
+      'CREATE-201-PET',
+      'GET-200-PET',
+      'GET-PETID-INVALID',
+      'LIST-LIMIT-INVALID',
+      'LIST-STATUS-INVALID',
+      'CREATE-400-BODY',
+    ],
+    conclude: async ({ answer, own, expected }, ask) => {
       if (usable(answer)) return undefined;
+      // A connection dropped on an input the document refuses (a panic, a crash) is that input's;
+      // a request left hanging is the operation's, as any other request of it hangs too.
+      const dropped = !/^no answer within/.test(answer.failure ?? '');
+      const input = dropped && withKey(answer) ? invalidInput(answer) : undefined;
+      // Dropped, and nothing listens any more: the target stopped (crashed) with this request in
+      // flight. One the document refuses is taken for the cause; any other cannot be judged.
+      if (dropped && !input && (await ask.list({ limit: 1 })).notSent !== undefined) {
+        return {
+          blocked: `the target stopped listening while this request was in flight (did another request crash it?): its answer cannot be judged (${answer.request.method} ${answer.request.url}: ${answer.failure})`,
+        };
+      }
       const success = /^2\d\d$/.test(expected);
       return {
-        charge: answer.operation && success ? operationRequirement[answer.operation] : own,
-        why: `no usable answer${answer.operation ? ` (${answer.operation})` : ''}${success ? '' : ` where ${expected} was due`}: ${answer.failure}`,
+        charge:
+          input?.requirement ??
+          (answer.operation && success ? operationRequirement[answer.operation] : own),
+        why: `no usable answer${answer.operation ? ` (${answer.operation})` : ''}${input ? ` to ${input.why}` : success ? '' : ` where ${expected} was due`}: ${answer.failure}`,
       };
     },
   }),
@@ -1397,6 +1440,7 @@ export async function diagnoseStatus(deviation: Deviations['status']): Promise<C
     const { conclusion } = found;
     if ('allowed' in conclusion)
       return { allowed: conclusion.allowed, judged: !conclusion.unjudged };
+    if ('blocked' in conclusion) block(conclusion.blocked);
     if ('charge' in conclusion) {
       return { requirement: conclusion.charge, text: [...notes, conclusion.why].join('; ') };
     }
@@ -1422,6 +1466,7 @@ export async function diagnoseCount(
     if ('charge' in conclusion)
       return { requirement: conclusion.charge, text: [...notes, conclusion.why].join('; ') };
     if ('allowed' in conclusion) break;
+    if ('blocked' in conclusion) block(conclusion.blocked);
     notes.push(conclusion.why);
     const query = listQueryOf(conclusion.instead.request);
     current = {

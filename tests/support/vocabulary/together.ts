@@ -19,16 +19,23 @@ export async function together<T>(work: readonly (T | PromiseLike<T>)[]): Promis
 /**
  * Several checks that failed side by side are each a deviation: one error carrying every
  * message, so that each is reported and charged (a requirement whose case failed beside another's
- * would otherwise show as passed). Anything else (a skip, a blocked check, an exception) ends the
- * test as it came, the first.
+ * would otherwise show as passed). Beside a skip (a request blocked, not sent), the checks' error
+ * still ends the test: the skip's reason stays on the test, whose other requirements the summary
+ * then leaves blocked, not passed. Anything else (an exception) ends the test as it came, first.
  */
 function allOf(failures: unknown[]): unknown {
   // A check's failure names the requirements it is charged to, as the summary reads them.
   const isCheck = (error: unknown): error is Error =>
     error instanceof Error && chargedIds(error.message).length > 0;
-  if (failures.length === 1 || !failures.every(isCheck)) return failures[0];
-  const first = failures[0]!;
-  const messages = [...new Set(failures.map((error) => error.message))];
+  // Playwright's test.skip() throws an error of this message, its reason kept as an annotation.
+  const isSkip = (error: unknown) =>
+    error instanceof Error && error.message.startsWith('Test is skipped: ');
+  const checks = failures.filter(isCheck);
+  if (checks.length === 0 || !failures.every((error) => isCheck(error) || isSkip(error)))
+    return failures[0];
+  if (checks.length === 1) return checks[0];
+  const first = checks[0]!;
+  const messages = [...new Set(checks.map((error) => error.message))];
   const combined = new Error(messages.join('\n\n'));
   combined.stack = `Error: ${combined.message}\n${
     first.stack

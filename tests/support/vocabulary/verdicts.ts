@@ -72,6 +72,8 @@ export function settle(name: string, judged: Judged[]): MatcherResult {
   const own = new Set<string>(ownRequirements());
   const failing: string[] = [];
   const blocking: string[] = [];
+  const unsent = judged.find(({ exchange }) => exchange.notSent !== undefined)?.exchange;
+  if (unsent) block(unsent.notSent!);
   for (const { exchange, expected, problems: found } of judged) {
     // A body that is not UTF-8 is MEDIA-JSON's (attribution.ts, mediaProblems): the names in it
     // cannot be read, and are not compared (the diagnosis row answer-not-utf8).
