@@ -164,6 +164,31 @@ export function lenientNumbers(text: string): string {
   return out;
 }
 
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL = /[\u0000-\u001f]/g;
+
+/**
+ * Control characters written raw inside strings escaped, as a loose parser takes them (Perl's
+ * JSON::PP->loose, Python's json.loads(strict=False), Jackson's ALLOW_UNQUOTED_CONTROL_CHARS);
+ * the whitespace between values is left as it is.
+ */
+export function rawControlsEscaped(text: string): string {
+  let out = '';
+  let at = 0;
+  while (at < text.length) {
+    if (text[at] !== '"') {
+      out += text[at++];
+      continue;
+    }
+    const end = afterString(text, at);
+    out += text
+      .slice(at, end)
+      .replace(RAW_CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    at = end;
+  }
+  return out;
+}
+
 /**
  * The body as a decoder that detects a UTF-16 byte order mark reads it (Perl's Encode::Guess,
  * Jackson): after FF FE little-endian, after FE FF big-endian UTF-16; undefined without the mark.

@@ -18,6 +18,7 @@ import {
 import {
   firstValue,
   json5AsJson,
+  rawControlsEscaped,
   lenientNumbers,
   utf16AfterMark,
   utf8WithSurrogates,
@@ -711,6 +712,22 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'create-json-raw-controls',
+    kind: 'fault',
+    breaks: 'CREATE-400-BODY',
+    description:
+      "The body is parsed loosely (Perl's JSON::PP->loose, Python's json.loads(strict=False)): a control character written raw inside a string, which JSON allows only escaped (RFC 8259 §7), is taken.",
+    apply(s) {
+      const parseBody = s.parseBody;
+      s.parseBody = (text) => parseBody(rawControlsEscaped(text));
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.post('{"name":"a\tb","categoryId":1}'), 'name'), 'a\tb');
+      assert.equal(await statusOf(t.post('{\n\t"name": "a",\r\n"categoryId": 1}')), 201);
+      assertError(await t.post('{"name":"a","categoryId":1'), 400);
+    },
+  },
+  {
     name: 'create-json5',
     kind: 'fault',
     breaks: 'CREATE-400-BODY',
@@ -805,6 +822,19 @@ export const createPetFaults: Variant[] = [
       assert.equal(field(await t.create({ name, categoryId: 1 }), 'name'), 'Rex');
       assert.equal(field(await t.get('/pets/1'), 'name'), 'Rex');
       assert.equal(field(await t.create({ name: 'in  ner', categoryId: 1 }), 'name'), 'in  ner');
+    },
+  },
+  {
+    name: 'create-name-chomped',
+    kind: 'fault',
+    breaks: 'CREATE-ECHO',
+    description: "Names are stored chomped, as Perl's chomp does: a final line feed is removed.",
+    apply(s) {
+      afterValidation(s, (newPet) => ({ ...newPet, name: newPet.name.replace(/\n$/, '') }));
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.create({ name: 'Rex\n', categoryId: 1 }), 'name'), 'Rex');
+      assert.equal(field(await t.create({ name: 'Rex ', categoryId: 1 }), 'name'), 'Rex ');
     },
   },
   {
@@ -1006,6 +1036,25 @@ export const createPetFaults: Variant[] = [
         'sold',
       );
       assertError(await t.create({ name: 'a', categoryId: 1, status: 'sold x' }), 400);
+    },
+  },
+  {
+    name: 'create-status-ascii-trim',
+    kind: 'fault',
+    breaks: 'CREATE-400-STATUS',
+    description:
+      'The status is trimmed of ASCII whitespace before it is checked (Perl\'s s/^\\s+|\\s+$//ga): " sold", "sold\\n" and "sold\\t" are sold.',
+    apply(s) {
+      beforeValidation(s, (body) =>
+        typeof body.status === 'string'
+          ? { ...body, status: body.status.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '') }
+          : body,
+      );
+    },
+    probe: async (t) => {
+      for (const status of [' sold', 'sold\n', 'sold\t'])
+        assert.equal(field(await t.create({ name: 'a', categoryId: 1, status }), 'status'), 'sold');
+      assertError(await t.create({ name: 'a', categoryId: 1, status: 'sold\u00a0' }), 400);
     },
   },
   {

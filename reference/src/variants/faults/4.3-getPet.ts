@@ -159,6 +159,22 @@ export const getPetFaults: Variant[] = [
     },
   },
   {
+    name: 'get-petid-regex-dollar',
+    kind: 'fault',
+    breaks: 'GET-PETID-INVALID',
+    description:
+      "The petId is checked with /^-?\\d+$/ as Perl, Python's re.match, PHP and Ruby read it, $ matching before a final line feed: /pets/1%0A reads pet 1.",
+    apply(s) {
+      const parsePetId = s.parsePetId;
+      s.parsePetId = (raw) => parsePetId(/^-?[0-9]+\n$/.test(raw) ? raw.slice(0, -1) : raw);
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      assert.equal(field(await t.get('/pets/1%0A'), 'id'), 1n);
+      assertError(await t.get('/pets/1%20'), 400);
+    },
+  },
+  {
     name: 'hang-getPet',
     kind: 'fault',
     breaks: 'GET-200-PET',
