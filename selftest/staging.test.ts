@@ -10,7 +10,8 @@
  *   refuses the same checks unpaced on any machine, does not even ask it to wait;
  * - a target that keeps refusing stops the run with one message naming rate limiting;
  * - a target that accepts only its own categories fails without CONFORMANCE_CATEGORY_IDS, and
- *   the message points at the setting;
+ *   the message points at the setting; one whose names are shorter than the suite's own is
+ *   blocked (never failed) without CONFORMANCE_NAME_MAX_BYTES, and passes with it;
  * - after getPet's announced removal, a target without it passes, and no check relies on it;
  * - a property cut short by its time limit decided nothing: inconclusive, never passed.
  */
@@ -166,6 +167,46 @@ describe('staging environments', () => {
       );
     } finally {
       await target.close();
+    }
+  });
+
+  test("names shorter than the suite's own: without CONFORMANCE_NAME_MAX_BYTES creates are blocked, never failed, and say which setting to use", async () => {
+    // A name column of 30 bytes, in front of the reference: the document leaves name sizes open.
+    const reference = await startReference({ apiKey, seedPets: 5 });
+    const gateway = await startGateway(reference.baseUrl, (request, body) => {
+      let name: unknown;
+      try {
+        name = (JSON.parse(body.toString('utf8')) as { name?: unknown }).name;
+      } catch {
+        return undefined;
+      }
+      return request.method === 'POST' && typeof name === 'string' && Buffer.byteLength(name) > 30
+        ? {
+            answer: {
+              status: 400,
+              headers: { 'content-type': 'application/json' },
+              body: '{"code":"invalid_body","message":"name must be at most 30 bytes","status":400}',
+            },
+          }
+        : undefined;
+    });
+    try {
+      const run = await suite(['tests/createPet.spec.ts', '--grep', '@CREATE-201-PET'], {
+        BASE_URL: gateway.baseUrl,
+      });
+      assert.equal(run.summary?.gate.code, 2, shown(run));
+      const create = verdictOf(run, 'CREATE-201-PET');
+      assert.equal(create?.verdict, 'blocked', shown(run));
+      assert.match(create!.reasons.join(' '), /CONFORMANCE_NAME_MAX_BYTES/);
+      // With the setting, the same checks pass.
+      const named = await suite(['tests/createPet.spec.ts', '--grep', '@CREATE-201-PET'], {
+        BASE_URL: gateway.baseUrl,
+        CONFORMANCE_NAME_MAX_BYTES: '30',
+      });
+      assert.equal(named.exitCode, 0, shown(named));
+    } finally {
+      await gateway.close();
+      await reference.close();
     }
   });
 

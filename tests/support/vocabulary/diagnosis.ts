@@ -156,8 +156,13 @@ export class Ask {
   }
 
   /** A create is never memoized: each is a new pet, counted against the write budget. */
-  create(body: NewPet, credentials: 'key' | 'none' = 'key'): Promise<ApiResponse> {
-    return this.controls.api.createPet({ json: body }, { credentials });
+  create(
+    body: NewPet,
+    credentials: 'key' | 'none' = 'key',
+    contentType?: string,
+  ): Promise<ApiResponse> {
+    const headers = contentType ? { headers: { 'content-type': contentType } } : {};
+    return this.controls.api.createPet({ json: body }, { credentials, ...headers });
   }
 
   /** A create with a body of malformed JSON (`{`), with the key: what the target does when parsing fails. */
@@ -823,9 +828,9 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     reads: 'status',
     when: 'a valid NewPet was refused (a 4xx but 401, 408 and 429; or a 5xx)',
     control:
-      'the same NewPet with one unusual value made ordinary at a time (the categoryId → 1 or a declared one, the name → one of the suite’s own, no status → available, a status → available), until one is added',
+      'the same NewPet with one unusual value made ordinary at a time (one of the suite’s own names → the shortest it makes, the categoryId → 1 or a declared one, the name → one of the suite’s own, no status → available, a status → available), until one is added',
     implies:
-      'the value that made the difference: its categoryId NEWPET-CATEGORYID-INT64, its status PETSTATUS-ENUM, no status NEWPET-STATUS-OPTIONAL, its name CREATE-201-PET (refused otherwise than with 400: a name the service’s own rules refuse is refused with 400) or, for a 5xx, NO-5XX; none alone: CREATE-201-PET',
+      'the value that made the difference: a shorter own name, blocked (the target’s names are shorter than the suite’s, which the document allows: CONFORMANCE_NAME_MAX_BYTES); its categoryId NEWPET-CATEGORYID-INT64, its status PETSTATUS-ENUM, no status NEWPET-STATUS-OPTIONAL, its name CREATE-201-PET (refused otherwise than with 400: a name the service’s own rules refuse is refused with 400) or, for a 5xx, NO-5XX; none alone: CREATE-201-PET',
     charges: [
       'NEWPET-CATEGORYID-INT64',
       'PETSTATUS-ENUM',
@@ -1329,6 +1334,19 @@ async function valueThatMadeTheDifference(
       }),
     ]);
   }
+  // One of the suite's own names refused: a name as short as the suite makes one, to tell a size
+  // rule of the target's (the document leaves name sizes open) from a refusal of the NewPet.
+  // The shortest unique one, then the run's marker alone.
+  const bytes = (name: string) => Buffer.byteLength(name);
+  for (const shorter of [ownName(''), petNamePrefix]) {
+    if (!isOwnName(newPet.name) || server || bytes(shorter) >= bytes(newPet.name)) break;
+    trials.push([
+      { ...base, name: shorter },
+      () => ({
+        blocked: `status ${answer.status} to a name of ${bytes(newPet.name)} bytes, and the same NewPet named ${JSON.stringify(shorter)} (${bytes(shorter)} bytes) was added: the target's names are shorter than the suite's own, which the document allows (section 8: size limits of the name field are not shown). Set CONFORMANCE_NAME_MAX_BYTES to the longest it takes, and a shorter CONFORMANCE_RUN_ID if that leaves no room for the marker, so that every check can name its pets`,
+      }),
+    ]);
+  }
   if (!isOwnName(newPet.name)) {
     const name = ownName('ordinary');
     trials.push([
@@ -1360,8 +1378,9 @@ async function valueThatMadeTheDifference(
             },
     ]);
   }
+  // One thing changed at a time: the media type the NewPet was sent with is kept.
   for (const [ordinary, conclusion] of trials) {
-    const added = await ask.create(ordinary);
+    const added = await ask.create(ordinary, 'key', answer.request.contentType);
     if (usable(added) && added.status === 201) return conclusion();
   }
   return undefined;
