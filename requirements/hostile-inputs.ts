@@ -101,6 +101,8 @@ export interface Segments {
   head: number;
   body: number;
   gapMs: number;
+  /** The body cut once, inside its first character of more than one byte (the name holds é). */
+  inChar?: boolean;
 }
 
 /** How a class's members go into one slot. */
@@ -965,14 +967,20 @@ function bodyRequest(
       ]);
       return { operation: 'createPet', body };
     }
-    case 'segments':
-      // The ordinary NewPet, its request written in pieces: a NewPet to add, however it arrives.
+    case 'segments': {
+      // The ordinary NewPet, its request written in pieces: a NewPet to add, however it arrives;
+      // to be cut inside a character, its name ends in one of two bytes.
+      const segments = planned.members[0]!.segments!;
+      if (!segments.inChar)
+        return { operation: 'createPet', body: Buffer.from(json), sent, segments };
+      const name = `${ordinaryName}\u00e9`;
       return {
         operation: 'createPet',
-        body: Buffer.from(json),
-        sent,
-        segments: planned.members[0]!.segments!,
+        body: Buffer.from(newPetJson(jsonString(name), categoryId, '"sold"')),
+        sent: { ...sent, name },
+        segments,
       };
+    }
     case 'nest': {
       // The whole NewPet inside arrays: a JSON text, and no object (CREATE-400-BODY).
       const depth = planned.members[0]!.depth!;

@@ -142,6 +142,7 @@ function toServiceRequest(
     rawHeaders: req.rawHeaders,
     readBody: () => readBody(req, bodyLimit),
     readOnce: () => readOnce(req),
+    readPieces: () => readPieces(req),
   };
 }
 
@@ -171,6 +172,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
     const onEnd = (): void => finish({ ok: true, bytes: Buffer.concat(chunks, size) });
     const onClose = (): void => finish(ABORTED);
     req.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onClose);
+  });
+}
+
+function readPieces(req: IncomingMessage): Promise<Buffer[] | undefined> {
+  if (req.destroyed) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const pieces: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => pieces.push(chunk));
+    req.on('end', () => resolve(pieces));
+    req.on('close', () => resolve(req.complete ? pieces : undefined));
   });
 }
 
@@ -214,7 +225,8 @@ function encode(reply: Reply): { headers: Record<string, string>; body: Buffer |
     body = Buffer.from(serializeJson(reply.json), 'utf8');
     headers['content-type'] ??= 'application/json';
   }
-  headers['content-length'] = String(body?.length ?? 0);
+  // A variant may declare a length of its own (a fault's): the clean service never does.
+  headers['content-length'] ??= String(body?.length ?? 0);
   const written: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) written[headerName(name)] = value;
   return { headers: written, body };

@@ -48,6 +48,8 @@ export interface ServiceRequest {
    * when the body came after it (a fault's: the clean service reads the whole body). Call once.
    */
   readOnce(): Promise<BodyRead>;
+  /** Reads the body as the pieces it came in, one per read (a fault's). Call once. */
+  readPieces(): Promise<Buffer[] | undefined>;
 }
 
 /** The outcome of a parsing or validation step: a value, or the reply that refuses the request. */

@@ -71,6 +71,28 @@ async function answerOf(response: IncomingMessage): Promise<Answer> {
   return { status: response.statusCode ?? 0, headers, text, body };
 }
 
+/** A create whose body is written in two pieces, `gapMs` apart (after the head with the first). */
+export function postInTwo(
+  url: string,
+  first: Buffer,
+  second: Buffer,
+  gapMs: number,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      ...AUTH,
+      ...JSON_TYPE,
+      'content-length': String(first.length + second.length),
+    };
+    const sent = request(url, { method: 'POST', headers }, (response) => {
+      void answerOf(response).then(resolve);
+    });
+    sent.on('error', reject);
+    sent.write(first);
+    setTimeout(() => sent.end(second), gapMs);
+  });
+}
+
 /**
  * A create whose head is written first and its body `gapMs` later, as a client that writes them
  * apart sends it (node's flushHeaders): for targets that read a request with one read.
@@ -118,6 +140,8 @@ export interface ProbeTarget {
   create(fields: Record<string, unknown>): Promise<Answer>;
   /** The status of a GET of `path` with this Authorization value, byte for byte (statusOfRawGet). */
   rawGet(path: string, authorization: string): Promise<number>;
+  /** A create whose body is written in two pieces, `gapMs` apart (postInTwo). */
+  postInTwo(first: Buffer, second: Buffer, gapMs: number): Promise<Answer>;
   /** A create of this body, written `gapMs` after its head (postAfterHead). */
   postAfterHead(body: string, gapMs: number): Promise<Answer>;
 }
@@ -131,6 +155,7 @@ export function probeTarget(handle: ReferenceHandle): ProbeTarget {
     post: (body, headers = { ...AUTH, ...JSON_TYPE }) =>
       call(`${handle.baseUrl}/pets`, { method: 'POST', headers, body }),
     rawGet: (path, authorization) => statusOfRawGet(handle.baseUrl + path, authorization),
+    postInTwo: (first, second, gapMs) => postInTwo(`${handle.baseUrl}/pets`, first, second, gapMs),
     postAfterHead: (body, gapMs) => postAfterHead(`${handle.baseUrl}/pets`, body, gapMs),
     create: (fields) =>
       call(`${handle.baseUrl}/pets`, {

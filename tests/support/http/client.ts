@@ -344,8 +344,9 @@ export class PetStoreClient {
     if (options.segments) {
       // Read and removed by the guard, which writes the request so; no guard, no pieces.
       if (!this.options.guard) throw new Error('a request in pieces needs the response guard');
-      const { head, body: pieces, gapMs } = options.segments;
-      headers[segmentsHeader] = `head=${head}; body=${pieces}; gap=${gapMs}`;
+      const { head, body: pieces, gapMs, inChar } = options.segments;
+      headers[segmentsHeader] =
+        `head=${head}; body=${pieces}; gap=${gapMs}${inChar ? '; in-char' : ''}`;
       sent.segments = segmentsText(options.segments);
     }
     if (headers.accept !== 'application/json') sent.accept = headers.accept;

@@ -52,6 +52,8 @@ export interface Segments {
   head: number;
   body: number;
   gapMs: number;
+  /** The body cut once, after the first byte of its first character of several bytes. */
+  inChar?: boolean;
 }
 
 /** Where a request is cut, in the bytes handed on, and how long apart its pieces are written. */
@@ -636,13 +638,7 @@ class Answers {
   private requestBodyLeft = 0;
   private clientOpaque = false;
   /** A request to write in pieces, held until whole. */
-  private inPieces?: {
-    bytes: Buffer[];
-    head: number;
-    body: number;
-    gapMs: number;
-    started?: Sent;
-  };
+  private inPieces?: Segments & { bytes: Buffer[]; started?: Sent };
   private framing: Framing = { kind: 'head' };
   private head = Buffer.alloc(0);
   private status = 0;
@@ -651,6 +647,10 @@ class Answers {
   private decoder?: Decoder;
   private turn = 0;
   private hints: ConnectionHints = { close: false };
+  /** The Content-Length of the answer being received, when it gave one. */
+  private declared: number | undefined;
+  /** The last answer completed: its request, and the Content-Length it declared. */
+  private lastAnswered?: { request: Sent | undefined; length: number | undefined };
   /** Answers completed on the connection, and what the last one's head said of it. */
   completed = 0;
   lastHints: ConnectionHints = { close: false };
@@ -696,6 +696,8 @@ class Answers {
       this.inPieces = undefined;
       const [head, ...body] = held.bytes;
       const bodyLength = body.reduce((sum, piece) => sum + piece.length, 0);
+      // Inside a character: after the lead byte of the first one of several bytes.
+      const lead = held.inChar ? Buffer.concat(body).findIndex((byte) => byte >= 0xc0) : -1;
       const base = forward.reduce((sum, piece) => sum + piece.length, 0);
       const at = (length: number, count: number) =>
         Array.from({ length: count - 1 }, (_, index) =>
@@ -705,7 +707,9 @@ class Answers {
         offsets: [
           ...at(head!.length, held.head),
           ...(bodyLength > 0 ? [head!.length] : []),
-          ...at(bodyLength, held.body).map((offset) => head!.length + offset),
+          ...(lead >= 0 ? [lead + 1] : at(bodyLength, held.body)).map(
+            (offset) => head!.length + offset,
+          ),
         ].map((offset) => base + offset),
         gapMs: held.gapMs,
       };
@@ -797,6 +801,14 @@ class Answers {
           }
           return true;
         case 'head': {
+          // Bytes with no request left to answer, past the last answer's end (an empty line
+          // before a status line may be ignored, RFC 9112 §2.2): that answer's framing was wrong.
+          if (
+            this.sent.length === 0 &&
+            this.head.length === 0 &&
+            /[^\r\n]/.test(rest.toString('latin1'))
+          )
+            return this.overrun(rest.length);
           const start = this.head.length;
           this.head = Buffer.concat([this.head, rest]);
           const end = this.head.indexOf('\r\n\r\n', Math.max(0, start - 3));
@@ -884,6 +896,7 @@ class Answers {
     }
     const transfer = headerValues(headers, 'transfer-encoding').join(', ').toLowerCase();
     const length = headerValues(headers, 'content-length')[0];
+    this.declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
     if (/(^|,)\s*chunked\s*$/.test(transfer)) this.framing = { kind: 'chunk-size', line: '' };
     else if (transfer === '' && length !== undefined && /^\d+$/.test(length)) {
       this.framing = { kind: 'length', left: Number(length) };
@@ -893,6 +906,7 @@ class Answers {
   }
 
   private endAnswer(): void {
+    this.lastAnswered = { request: this.sent[0], length: this.declared };
     this.sent.shift();
     this.completed++;
     this.lastHints = this.hints;
@@ -915,6 +929,17 @@ class Answers {
       );
     }
     return true;
+  }
+
+  /** More bytes after an answer framed by its Content-Length: the answer is cut, and said so. */
+  private overrun(bytes: number): false {
+    const { request, length } = this.lastAnswered ?? {};
+    this.cut(
+      request?.path ?? '',
+      request?.method ?? '',
+      `the answer ran past its framing: ${bytes} more bytes came after the ${length === undefined ? 'end it declared' : `${length} bytes of its Content-Length`} (a Content-Length counted in characters rather than bytes?), so its body as framed is cut short and the connection carries garbage`,
+    );
+    return false;
   }
 
   private stop(how: string): false {
@@ -975,10 +1000,10 @@ function withHeaderBytes(lines: string[]): string[] {
 
 /** The pieces a request is to be written in (`segmentsHeader`'s value), when it says any. */
 function segmentsOf(value: string | undefined): Segments | undefined {
-  const match = /^head=(\d+); body=(\d+); gap=(\d+)$/.exec(value ?? '');
+  const match = /^head=(\d+); body=(\d+); gap=(\d+)(; in-char)?$/.exec(value ?? '');
   if (!match) return undefined;
-  const [head, body, gapMs] = match.slice(1).map(Number) as [number, number, number];
-  return { head, body, gapMs };
+  const [head, body, gapMs] = match.slice(1, 4).map(Number) as [number, number, number];
+  return { head, body, gapMs, ...(match[4] ? { inChar: true } : {}) };
 }
 
 function headerValues(lines: string[], name: string): string[] {

@@ -33,10 +33,17 @@ export interface RequestView {
 }
 
 /** How a request written in pieces (http/response-guard.ts, `Segments`) was written, for a reader. */
-export function segmentsText({ head, body, gapMs }: { head: number; body: number; gapMs: number }) {
+export function segmentsText(segments: {
+  head: number;
+  body: number;
+  gapMs: number;
+  inChar?: boolean;
+}) {
+  const { head, body, gapMs, inChar } = segments;
   const pieces = (count: number, what: string) =>
     count === 1 ? `the ${what} whole` : `the ${what} in ${count} pieces`;
-  return `written as ${pieces(head, 'head')}, then ${pieces(body, 'body')}, ${gapMs} ms apart`;
+  const bodyPieces = inChar ? 'the body in 2 pieces, cut inside a character' : pieces(body, 'body');
+  return `written as ${pieces(head, 'head')}, then ${bodyPieces}, ${gapMs} ms apart`;
 }
 
 /** A request and the answer it got. */

@@ -474,8 +474,9 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     reads: 'status',
     when: 'a request got no usable answer (refused, reset, timed out, too large)',
     implies:
-      "a connection dropped (not left hanging) on an input the document refuses (a petId, limit or status that is no such value, a body that is no valid NewPet, with the key): that input's requirement, whichever check sent it; else, where the check expected a refusal or any answer but a 5xx, the check's own; else the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET",
+      "an answer that ran past its framing (more bytes than its Content-Length: its body as framed is not JSON): MEDIA-JSON, whatever the operation; a connection dropped (not left hanging) on an input the document refuses (a petId, limit or status that is no such value, a body that is no valid NewPet, with the key): that input's requirement, whichever check sent it; else, where the check expected a refusal or any answer but a 5xx, the check's own; else the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET",
     charges: [
+      'MEDIA-JSON',
       'LIST-200-PETS',
       'CREATE-201-PET',
       'GET-200-PET',
@@ -486,6 +487,11 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     ],
     conclude: async ({ answer, own, expected }, ask) => {
       if (usable(answer)) return undefined;
+      // An answer whose framing is wrong (more bytes than its Content-Length): its body, as framed,
+      // is not the JSON it holds, whatever the operation.
+      if (answer.failure?.startsWith('the answer ran past its framing')) {
+        return { charge: 'MEDIA-JSON', why: `no usable answer: ${answer.failure}` };
+      }
       // A connection dropped on an input the document refuses (a panic, a crash) is that input's;
       // a request left hanging is the operation's, as any other request of it hangs too.
       const dropped = !/^no answer within/.test(answer.failure ?? '');

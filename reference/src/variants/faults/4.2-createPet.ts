@@ -1,6 +1,7 @@
 // Section 4.2, Add an animal (createPet): faults in the 201 answer, persistence and the 400
 // validation of the body.
 import assert from 'node:assert/strict';
+import { isUtf8 } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseInt64 } from '../../int64.ts';
 import { JsonNumber, isJsonObject, parseJson } from '../../json.ts';
@@ -669,6 +670,38 @@ export const createPetFaults: Variant[] = [
     probe: async (t) => {
       assertError(await t.postAfterHead(valid, 50), 400);
       assert.equal(await statusOf(t.post(valid)), 201);
+    },
+  },
+  {
+    name: 'create-body-pieces-decoded',
+    kind: 'fault',
+    breaks: 'CREATE-ECHO',
+    description:
+      "The body is decoded piece by piece as it comes (JavaScript's body += chunk), once it is known to be UTF-8 whole: a character split between two reads becomes two U+FFFD, and the name is kept so.",
+    apply(s) {
+      const readJsonBody = s.readJsonBody;
+      s.readJsonBody = (req) =>
+        readJsonBody({
+          ...req,
+          readBody: async () => {
+            const pieces = await req.readPieces();
+            if (!pieces) return { ok: false, reason: 'aborted' };
+            // A body that is not UTF-8 whole is refused as the service refuses it.
+            if (!isUtf8(Buffer.concat(pieces))) return { ok: true, bytes: Buffer.concat(pieces) };
+            const text = pieces.map((piece) => piece.toString('utf8')).join('');
+            return { ok: true, bytes: Buffer.from(text, 'utf8') };
+          },
+        });
+    },
+    probe: async (t) => {
+      const body = Buffer.from('{"name":"caf\u00e9","categoryId":1}');
+      const cut = body.indexOf(0xc3) + 1;
+      const answer = await t.postInTwo(body.subarray(0, cut), body.subarray(cut), 50);
+      assert.equal(field(answer, 'name'), 'caf\ufffd\ufffd');
+      assert.equal(
+        field(await t.create({ name: 'caf\u00e9', categoryId: 1 }), 'name'),
+        'caf\u00e9',
+      );
     },
   },
   {
