@@ -20,7 +20,7 @@ import { type APIRequestContext, type APIResponse, test } from '@playwright/test
 import { isUtf8 } from 'node:buffer';
 import { redact } from '../reporting/redaction.ts';
 import { notes } from '../reporting/summary.ts';
-import { int64Of, stringifyExact } from './lossless-json.ts';
+import { int64Of, parseLossless, stringifyExact } from './lossless-json.ts';
 import type { ContextUse } from './request-context.ts';
 import { ApiResponse, type Operation, type SentRequest } from './response.ts';
 import { segmentsText } from '../reporting/failure-text.ts';
@@ -110,6 +110,19 @@ function createdId(response: ApiResponse): bigint | undefined {
   const value = response.bodyValue;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   return int64Of((value as Record<string, unknown>).id);
+}
+
+/** The id a create body asks for (an `id` among its fields), when it has one. */
+function askedId(body: string | undefined): bigint | undefined {
+  if (body === undefined || !body.includes('"id"')) return undefined;
+  try {
+    const value = parseLossless(body);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? int64Of((value as Record<string, unknown>).id)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a create body's name holds a lone surrogate (`\udc00`): half a character. */
@@ -234,6 +247,9 @@ export class PetStoreClient {
         // listed twice by this record (vocabulary/known-pets.ts).
         const id = createdId(response);
         if (id !== undefined) this.options.state.noteCreated(id);
+        if (id !== undefined && id === askedId(response.request.body)) {
+          this.options.state.noteChosenByBody(id);
+        }
         const marker = this.options.petNamePrefix;
         if (id !== undefined && marker && !response.request.body?.includes(marker)) {
           this.unmarkedPets.push(id);

@@ -152,6 +152,7 @@ export class RunState {
   private readonly creates: string;
   private readonly released: string;
   private readonly idsFile: string;
+  private readonly chosen: string;
   private readonly sent: string;
   private readonly settled: string;
   private readonly unwritable: string;
@@ -165,6 +166,7 @@ export class RunState {
     this.creates = `${prefix}.creates`;
     this.released = `${prefix}.released`;
     this.idsFile = `${prefix}.ids`;
+    this.chosen = `${prefix}.chosen`;
     this.sent = `${prefix}.sent`;
     this.settled = `${prefix}.settled`;
     this.unwritable = `${prefix}.unwritable`;
@@ -255,6 +257,20 @@ export class RunState {
   /** How many creates of the run, in all its workers, are sent and not yet settled. */
   createsInFlight(): number {
     return sizeOf(this.sent) - sizeOf(this.settled);
+  }
+
+  /** A create was answered 201 with the very id its body asked for (any worker of the run). */
+  noteChosenByBody(id: bigint): void {
+    appendFileSync(this.chosen, `${id}\n`);
+  }
+
+  /** Whether a create of the run was given this id because its body asked for it. */
+  chosenByBody(id: bigint): boolean {
+    try {
+      return readFileSync(this.chosen, 'utf8').split('\n').includes(String(id));
+    } catch {
+      return false;
+    }
   }
 
   /** The ids the creates of this run, in all its workers, were answered with, oldest first. */

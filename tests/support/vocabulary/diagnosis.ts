@@ -157,7 +157,7 @@ export class Ask {
 
   /** A create is never memoized: each is a new pet, counted against the write budget. */
   create(
-    body: NewPet,
+    body: NewPet & { id?: bigint },
     credentials: 'key' | 'none' = 'key',
     contentType?: string,
   ): Promise<ApiResponse> {
@@ -925,6 +925,25 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
 
   // What a 200 list holding the wrong number of pets is charged to.
   row({
+    id: 'count-default-filtered',
+    reads: 'count',
+    when: 'a list with a status filter and no limit holds another number of pets than the default allows',
+    control: 'the same list with limit=20',
+    implies:
+      'as many as limit=20 allows there: the filter and the limit are read, the default is not, LIST-LIMIT-DEFAULT; else the next rows read it',
+    charges: ['LIST-LIMIT-DEFAULT'],
+    conclude: async ({ query, expected, count }, ask) => {
+      if (query.status === undefined || query.limit !== undefined) return;
+      const twenty = countOf(await ask.list({ status: query.status, limit: 20 }));
+      return twenty === expected && twenty !== count
+        ? {
+            charge: 'LIST-LIMIT-DEFAULT',
+            why: `the same list with limit=20 holds ${twenty} pets: the default limit is not applied to a filtered list`,
+          }
+        : undefined;
+    },
+  }),
+  row({
     id: 'count-shared-unfiltered',
     reads: 'count',
     when: 'a list with a status filter holds more (or fewer) pets than its limit allows',
@@ -996,7 +1015,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     when: 'a list at limit=1 or limit=100 holds another number of pets (the store holding more)',
     control: 'the same list at the neighbouring limit (2, 99)',
     implies:
-      'off by as many there, or the same count (a limit not read at all): the count is off at every limit, LIST-LIMIT-EXACT; else the bound’s, LIST-LIMIT-MIN or LIST-LIMIT-MAX',
+      'wrong there too (off by as many, the same count, or any other wrong count): the count is off away from the bound, LIST-LIMIT-EXACT; else the bound’s, LIST-LIMIT-MIN or LIST-LIMIT-MAX',
     charges: ['LIST-LIMIT-EXACT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX'],
     conclude: async ({ query, count }, ask) => {
       const limit = query.limit === undefined ? undefined : Number(query.limit);
@@ -1014,6 +1033,13 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
         return {
           charge: 'LIST-LIMIT-EXACT',
           why: `limit=${neighbour} lists ${near} pets too: the count does not follow the limit at all, not at the bound alone`,
+        };
+      }
+      // Wrong there as well, by another count: the deviation stays away from the bound.
+      if (near !== undefined && near !== neighbour) {
+        return {
+          charge: 'LIST-LIMIT-EXACT',
+          why: `limit=${neighbour} lists ${near} pets, not ${neighbour}, too: the count is wrong away from the bound as well`,
         };
       }
       return {
@@ -1039,12 +1065,30 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     id: 'chosen-id-given-anyway',
     reads: 'chosen-id',
     when: 'a create whose body carries an id was answered 201 with that id',
-    control: 'an ordinary NewPet, without an id',
+    control:
+      'the id another pet of the run had already: an ordinary NewPet asking for an id no pet has; then an ordinary NewPet, without an id',
     implies:
-      'given the same id: ids are not unique, PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64); else the client chose its id, PET-ID-ASSIGNED (beyond 2^53, where a double may round to it, PET-ID-INT64)',
+      'the id another pet had, and the fresh id asked for not given: the body chooses nothing, ids collide, PET-ID-UNIQUE; given the same id without one: ids are not unique, PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64); else the client chose its id, PET-ID-ASSIGNED (beyond 2^53, where a double may round to it, PET-ID-INT64)',
     charges: ['PET-ID-UNIQUE', 'PET-ID-INT64', 'PET-ID-ASSIGNED'],
     conclude: async ({ asked }, ask) => {
       const beyond = beyondDoubleRange(asked);
+      // The id asked for was another pet's of the run already: ids collided (a race) or the body
+      // chose it; a NewPet asking for an id no pet has tells which.
+      if (isContested(asked)) {
+        const fresh = asked > 0n ? asked - 1_000_003n : asked + 1_000_003n;
+        const asking = {
+          name: ownName('fresh-id'),
+          categoryId: ask.controls.categoryId(),
+          id: fresh,
+        };
+        const chosen = await ask.create(asking);
+        if (usable(chosen) && chosen.status === 201 && petIn(chosen)?.id !== fresh) {
+          return {
+            charge: beyond ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
+            why: `id ${asked}, another pet's of the run, was given again, and a NewPet asking for id ${fresh} did not get it: the body chooses no id, the service gives one id to several pets`,
+          };
+        }
+      }
       const plain = await ask.create({
         name: ownName('no-id'),
         categoryId: ask.controls.categoryId(),

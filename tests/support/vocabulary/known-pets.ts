@@ -13,6 +13,7 @@ import type { KnownPet, SentPet } from './attribution.ts';
 interface RunCreates {
   timesCreated(id: bigint): number;
   createsInFlight(): number;
+  chosenByBody(id: bigint): boolean;
 }
 
 interface Registry {
@@ -30,7 +31,7 @@ let current: Registry = {
   known: new Map(),
   accepted: new Set(),
   contested: new Set(),
-  runCreates: { timesCreated: () => 0, createsInFlight: () => 0 },
+  runCreates: { timesCreated: () => 0, createsInFlight: () => 0, chosenByBody: () => false },
 };
 
 /** Follows the registry of the test's target, and the run's record of its created ids. */
@@ -65,6 +66,11 @@ export function remember(sent: SentPet, pet: Pet): void {
 /** How many creates of the run, in any worker, are on their way to the target (run-state.ts). */
 export function createsInFlight(): number {
   return current.runCreates.createsInFlight();
+}
+
+/** Whether a create of the run was given this id because its body asked for it (PET-ID-ASSIGNED). */
+export function isChosenByBody(id: bigint): boolean {
+  return current.runCreates.chosenByBody(id);
 }
 
 /** Whether two creates of the run were answered with this id (two pets under one id). */

@@ -15,7 +15,7 @@ import { expect as baseExpect } from '@playwright/test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
 import { type ApiResponse, type Pet, petStatuses } from '../http/client.ts';
-import { type JsonValue, int64Of } from '../http/lossless-json.ts';
+import { type JsonValue, int64Of, parseLossless } from '../http/lossless-json.ts';
 import {
   type ExpectedStatus,
   type KnownPet,
@@ -48,6 +48,7 @@ import { listQueryOf, readLimit, readNewPetBody } from './inputs.ts';
 import {
   createsInFlight,
   isAcceptedInvalid,
+  isChosenByBody,
   isContested,
   isRunCreated,
   knownPets,
@@ -232,7 +233,14 @@ async function listedProblems(items: readonly unknown[]): Promise<Problem[]> {
     if (shown.length < 2) continue;
     const beyond = beyondDoubleRange(id);
     const mixUp: RequirementId = beyond ? 'PET-ID-INT64' : 'PET-ID-UNIQUE';
-    if (mixed(shown)) {
+    // An id a create's body asked for and got: the client chose it, and the pet that had it
+    // already shares it, the consequence of that one deviation (PET-ID-ASSIGNED).
+    if (mixed(shown) && !beyond && isChosenByBody(id)) {
+      problems.push({
+        requirement: 'PET-ID-ASSIGNED',
+        text: `two different pets are listed with id ${id}, which a create's body asked for and was given: the client chose its id`,
+      });
+    } else if (mixed(shown)) {
       problems.push({ requirement: mixUp, text: `two different pets are listed with id ${id}` });
     } else if (isContested(id)) {
       problems.push({
@@ -473,6 +481,19 @@ async function createdProblems(response: ApiResponse, sent: SentPet, own: Requir
   return { problems, pet: body.pet };
 }
 
+/** The id a create body asks for, when it is a JSON object with an int64 id. */
+function bodyId(body: string | undefined): bigint | undefined {
+  if (body === undefined || !body.includes('"id"')) return undefined;
+  try {
+    const value = parseLossless(body);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? int64Of((value as Record<string, JsonValue>).id)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const describePet = (pet: Partial<Pet>) =>
   `name ${JSON.stringify(pet.name)}, categoryId ${pet.categoryId}, ${pet.status === undefined ? 'status omitted' : `status ${pet.status}`}`;
 
@@ -612,11 +633,19 @@ const matchers = {
       return pet ? [pet.id] : [];
     });
     const twice = ids.filter((id, index) => ids.indexOf(id) !== index);
+    // An id the bodies asked for (a NewPet with an id among its other fields): the client chose
+    // it, which is PET-ID-ASSIGNED's, and two bodies asking for one id get it twice.
+    const asked = new Set(received.flatMap((answer) => bodyId(answer.request.body) ?? []));
+    const chosen = twice.some((id) => asked.has(id));
     const problems: Problem[] = twice.length
       ? [
           {
-            requirement: twice.some(beyondDoubleRange) ? 'PET-ID-INT64' : 'PET-ID-UNIQUE',
-            text: `ids given to ${received.length} creates at once: ${ids.join(', ')}; ${twice.join(', ')} twice`,
+            requirement: twice.some(beyondDoubleRange)
+              ? 'PET-ID-INT64'
+              : chosen
+                ? 'PET-ID-ASSIGNED'
+                : 'PET-ID-UNIQUE',
+            text: `ids given to ${received.length} creates at once: ${ids.join(', ')}; ${twice.join(', ')} twice${chosen ? ', the id their bodies asked for: the client chose it' : ''}`,
           },
         ]
       : [];

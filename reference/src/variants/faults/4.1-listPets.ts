@@ -315,7 +315,7 @@ export const listPetsFaults: Variant[] = [
   {
     name: 'list-default-only-unfiltered',
     kind: 'fault',
-    breaks: 'LIST-STATUS-FILTER',
+    breaks: 'LIST-LIMIT-DEFAULT',
     description:
       'The default of 20 applies only to the list without a filter: with status and no limit, every pet of that status is returned (a "search" code path written apart from the paged list).',
     apply(s) {
