@@ -78,7 +78,15 @@ export function createHttpServer(options: HttpOptions): Server {
     }
   };
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => void respond(req, res));
+  // The response under way on each connection, for clientError (node keeps it in a private field).
+  const responding = new WeakMap<object, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    responding.set(req.socket, res);
+    res.on('finish', () => {
+      if (responding.get(req.socket) === res) responding.delete(req.socket);
+    });
+    void respond(req, res);
+  });
 
   // A client announcing a body above the limit gets its 413 instead of "100 Continue".
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -94,8 +102,7 @@ export function createHttpServer(options: HttpOptions): Server {
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // As node's own handler: answer only when no byte of a response went out on this socket.
-    const inFlight = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    if (error.code === 'ECONNRESET' || !socket.writable || responding.get(socket)?.headersSent) {
       socket.destroy();
       return;
     }
