@@ -319,6 +319,19 @@ function headerValue(parts: readonly Part[]): string | undefined {
 
 const tchar = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/**
+ * Whether a value ends in a control character (C0 or DEL): at the end of a field value an HTTP
+ * layer may replace it with a space (RFC 9110 §5.5, NUL) and strip it, or trim it (Java's
+ * HttpServer trims every character up to U+0020), leaving the key; followed by a character of
+ * its own it stays in the token, where no reading makes the key.
+ */
+function endsInControl(parts: readonly Part[]): boolean {
+  const last = parts.at(-1);
+  const text = last === undefined ? '' : 'text' in last ? last.text : last.bytes.toString('latin1');
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u0008\u000b-\u001f\u007f]$/.test(text);
+}
+
 /** A URL component: every byte but the unreserved ones percent-encoded (RFC 3986 §2.3). */
 function urlComponent(parts: readonly Part[]): string {
   let out = '';
@@ -877,7 +890,7 @@ function requestOf(
     case 'scheme': {
       const authorization =
         slot === 'token'
-          ? headerValue([text('Bearer '), ...value])
+          ? headerValue([text('Bearer '), ...value, ...(endsInControl(value) ? [text('x')] : [])])
           : planned.place === 'separator'
             ? headerValue([text('Bearer'), ...value.slice(1), text(bases.key)])
             : headerValue([...value, text(` ${bases.key}`)]);

@@ -91,4 +91,25 @@ export const limitFaults: Variant[] = [
     },
     probe: async (t) => assert.equal(await statusOf(t.get('/pets?limit=abc')), 500),
   },
+  {
+    name: 'list-default-only-unfiltered',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-DEFAULT',
+    description:
+      'The default of 20 applies only to the list without a filter: with status and no limit, every pet of that status is returned (a "search" code path written apart from the paged list).',
+    apply(s) {
+      const listPets = s.listPets;
+      s.listPets = async (req) => {
+        const params = new URLSearchParams(req.query);
+        if (!params.has('status') || params.has('limit')) return listPets(req);
+        return listPets({ ...req, query: `${req.query}&limit=100` });
+      };
+    },
+    probeSeedPets: 90,
+    probe: async (t) => {
+      assert.equal(count(await t.get('/pets')), 20);
+      assert.ok(count(await t.get('/pets?status=available')) > 20);
+      assert.equal(count(await t.get('/pets?status=available&limit=5')), 5);
+    },
+  },
 ];
