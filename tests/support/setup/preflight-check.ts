@@ -207,7 +207,10 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
         ? undefined
         : judge(answer.response, answer.body, options.maxResponseBytes, wait.waitedMs);
   } catch (thrown) {
-    const cut = guard.failureOf('GET', url)?.why;
+    // What the guard ended the request for: an answer past the size limit, one that ran past its
+    // framing; a refused connection is a connection error like any other.
+    const ended = guard.failureOf('GET', url);
+    const cut = ended?.notSent ? undefined : ended?.why;
     const error = guard.connectErrorOf(url) ?? thrown;
     const cause = transportCause(error, options.timeoutMs) ?? 'the request failed';
     // A target that starts on its first request (serverless, scaled to zero) may need longer.
@@ -216,7 +219,9 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
       : '';
     finding = cut
       ? [
-          `not this interface: the answer was larger than ${options.maxResponseBytes} bytes`,
+          cut.startsWith('the answer ran past its framing')
+            ? `not this interface: ${cut}`
+            : `not this interface: the answer was larger than ${options.maxResponseBytes} bytes`,
           `A list of at most one pet was expected. ${baseHint}`,
         ]
       : unreachable(cause, coldStart);

@@ -474,7 +474,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     reads: 'status',
     when: 'a request got no usable answer (refused, reset, timed out, too large)',
     implies:
-      "an answer that ran past its framing (more bytes than its Content-Length: its body as framed is not JSON): MEDIA-JSON, whatever the operation; a connection dropped (not left hanging) on an input the document refuses (a petId, limit or status that is no such value, a body that is no valid NewPet, with the key): that input's requirement, whichever check sent it; else, where the check expected a refusal or any answer but a 5xx, the check's own; else the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET",
+      "an answer that ran past its framing (more bytes than its Content-Length: its body as framed is not JSON): MEDIA-JSON, whatever the operation; a connection dropped (not left hanging) on an input the document refuses (a petId, limit or status that is no such value, a body that is no valid NewPet, with the key): that input's requirement, whichever check sent it; else the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET (else the check's own)",
     charges: [
       'MEDIA-JSON',
       'LIST-200-PETS',
@@ -485,7 +485,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
       'LIST-STATUS-INVALID',
       'CREATE-400-BODY',
     ],
-    conclude: async ({ answer, own, expected }, ask) => {
+    conclude: async ({ answer, own }, ask) => {
       if (usable(answer)) return undefined;
       // An answer whose framing is wrong (more bytes than its Content-Length): its body, as framed,
       // is not the JSON it holds, whatever the operation.
@@ -503,12 +503,10 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
           blocked: `the target stopped listening while this request was in flight (did another request crash it?): its answer cannot be judged (${answer.request.method} ${answer.request.url}: ${answer.failure})`,
         };
       }
-      const success = /^2\d\d$/.test(expected);
       return {
         charge:
-          input?.requirement ??
-          (answer.operation && success ? operationRequirement[answer.operation] : own),
-        why: `no usable answer${answer.operation ? ` (${answer.operation})` : ''}${input ? ` to ${input.why}` : success ? '' : ` where ${expected} was due`}: ${answer.failure}`,
+          input?.requirement ?? (answer.operation ? operationRequirement[answer.operation] : own),
+        why: `no usable answer${answer.operation ? ` (${answer.operation})` : ''}${input ? ` to ${input.why}` : ''}: ${answer.failure}`,
       };
     },
   }),
