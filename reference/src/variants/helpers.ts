@@ -2,6 +2,7 @@
 import { isJsonObject } from '../json.ts';
 import {
   ok,
+  type BodyRead,
   type Checked,
   type OperationName,
   type Reply,
@@ -45,6 +46,15 @@ export async function bodyReadFirst<T>(
   const read = await req.readBody();
   const decided = read.ok ? decide(read.bytes) : undefined;
   return decided ?? step({ ...req, readBody: async () => read });
+}
+
+/** The body read another way (a fault's reader) before the clean service decodes and parses it. */
+export function bodyReadWith(
+  service: Service,
+  read: (req: ServiceRequest) => Promise<BodyRead>,
+): void {
+  const readJsonBody = service.readJsonBody;
+  service.readJsonBody = (req) => readJsonBody({ ...req, readBody: () => read(req) });
 }
 
 /**

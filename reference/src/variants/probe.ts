@@ -2,7 +2,7 @@
 // reference. Probes run against a reference started with the API key KEY; its seeded pets get
 // ids 1, 2, 3... and statuses available, pending, sold, none, available...
 import assert from 'node:assert/strict';
-import { type IncomingMessage, request } from 'node:http';
+import { type ClientRequest, type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
 import { losslessJson } from '../json.ts';
 import type { ReferenceHandle } from '../server.ts';
@@ -71,6 +71,14 @@ async function answerOf(response: IncomingMessage): Promise<Answer> {
   return { status: response.statusCode ?? 0, headers, text, body };
 }
 
+/** Calls `then` once the request's connection is made: a gap timed before it would shrink. */
+function afterConnect(sent: ClientRequest, then: () => void): void {
+  sent.once('socket', (socket) => {
+    if (socket.connecting) socket.once('connect', then);
+    else then();
+  });
+}
+
 /** A create whose body is written in two pieces, `gapMs` apart (after the head with the first). */
 export function postInTwo(
   url: string,
@@ -89,7 +97,7 @@ export function postInTwo(
     });
     sent.on('error', reject);
     sent.write(first);
-    setTimeout(() => sent.end(second), gapMs);
+    afterConnect(sent, () => setTimeout(() => sent.end(second), gapMs));
   });
 }
 
@@ -105,7 +113,7 @@ export function postAfterHead(url: string, body: string, gapMs: number): Promise
     });
     sent.on('error', reject);
     sent.flushHeaders();
-    setTimeout(() => sent.end(body), gapMs);
+    afterConnect(sent, () => setTimeout(() => sent.end(body), gapMs));
   });
 }
 

@@ -113,7 +113,7 @@ function createdId(response: ApiResponse): bigint | undefined {
 }
 
 /** The id a create body asks for (an `id` among its fields), when it has one. */
-function askedId(body: string | undefined): bigint | undefined {
+export function askedId(body: string | undefined): bigint | undefined {
   if (body === undefined || !body.includes('"id"')) return undefined;
   try {
     const value = parseLossless(body);

@@ -14,8 +14,8 @@
 import { expect as baseExpect } from '@playwright/test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequirementId } from '../../../requirements/catalogue.ts';
-import { type ApiResponse, type Pet, petStatuses } from '../http/client.ts';
-import { type JsonValue, int64Of, parseLossless } from '../http/lossless-json.ts';
+import { type ApiResponse, type Pet, askedId, petStatuses } from '../http/client.ts';
+import { type JsonValue, int64Of } from '../http/lossless-json.ts';
 import {
   type ExpectedStatus,
   type KnownPet,
@@ -481,19 +481,6 @@ async function createdProblems(response: ApiResponse, sent: SentPet, own: Requir
   return { problems, pet: body.pet };
 }
 
-/** The id a create body asks for, when it is a JSON object with an int64 id. */
-function bodyId(body: string | undefined): bigint | undefined {
-  if (body === undefined || !body.includes('"id"')) return undefined;
-  try {
-    const value = parseLossless(body);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? int64Of((value as Record<string, JsonValue>).id)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const describePet = (pet: Partial<Pet>) =>
   `name ${JSON.stringify(pet.name)}, categoryId ${pet.categoryId}, ${pet.status === undefined ? 'status omitted' : `status ${pet.status}`}`;
 
@@ -635,7 +622,7 @@ const matchers = {
     const twice = ids.filter((id, index) => ids.indexOf(id) !== index);
     // An id the bodies asked for (a NewPet with an id among its other fields): the client chose
     // it, which is PET-ID-ASSIGNED's, and two bodies asking for one id get it twice.
-    const asked = new Set(received.flatMap((answer) => bodyId(answer.request.body) ?? []));
+    const asked = new Set(received.flatMap((answer) => askedId(answer.request.body) ?? []));
     const chosen = twice.some((id) => asked.has(id));
     const problems: Problem[] = twice.length
       ? [

@@ -9,6 +9,7 @@ import { ok, refuse, type Reply, type Service } from '../../service.ts';
 import { isPetStatus, type Pet, type PetStatus } from '../../store.ts';
 import {
   afterOperation,
+  bodyReadWith,
   afterValidation,
   beforeValidation,
   decodedBy,
@@ -664,8 +665,7 @@ export const createPetFaults: Variant[] = [
     description:
       "The body is what one read returns (a C server's single recv(), a socket loop that reads once): a body that arrives after the head, or in pieces, is cut short, and a valid NewPet is refused with 400.",
     apply(s) {
-      const readJsonBody = s.readJsonBody;
-      s.readJsonBody = (req) => readJsonBody({ ...req, readBody: req.readOnce });
+      bodyReadWith(s, (req) => req.readOnce());
     },
     probe: async (t) => {
       assertError(await t.postAfterHead(valid, 50), 400);
@@ -679,19 +679,14 @@ export const createPetFaults: Variant[] = [
     description:
       "The body is decoded piece by piece as it comes (JavaScript's body += chunk), once it is known to be UTF-8 whole: a character split between two reads becomes two U+FFFD, and the name is kept so.",
     apply(s) {
-      const readJsonBody = s.readJsonBody;
-      s.readJsonBody = (req) =>
-        readJsonBody({
-          ...req,
-          readBody: async () => {
-            const pieces = await req.readPieces();
-            if (!pieces) return { ok: false, reason: 'aborted' };
-            // A body that is not UTF-8 whole is refused as the service refuses it.
-            if (!isUtf8(Buffer.concat(pieces))) return { ok: true, bytes: Buffer.concat(pieces) };
-            const text = pieces.map((piece) => piece.toString('utf8')).join('');
-            return { ok: true, bytes: Buffer.from(text, 'utf8') };
-          },
-        });
+      bodyReadWith(s, async (req) => {
+        const pieces = await req.readPieces();
+        if (!pieces) return { ok: false, reason: 'aborted' };
+        // A body that is not UTF-8 whole is refused as the service refuses it.
+        if (!isUtf8(Buffer.concat(pieces))) return { ok: true, bytes: Buffer.concat(pieces) };
+        const text = pieces.map((piece) => piece.toString('utf8')).join('');
+        return { ok: true, bytes: Buffer.from(text, 'utf8') };
+      });
     },
     probe: async (t) => {
       const body = Buffer.from('{"name":"caf\u00e9","categoryId":1}');
@@ -792,15 +787,10 @@ export const createPetFaults: Variant[] = [
     description:
       'The body is decoded without checking: bytes that are not UTF-8 become U+FFFD, and the body is added.',
     apply(s) {
-      const readJsonBody = s.readJsonBody;
-      s.readJsonBody = (req) =>
-        readJsonBody({
-          ...req,
-          readBody: async () => {
-            const read = await req.readBody();
-            return read.ok ? { ok: true, bytes: withReplacementCharacters(read.bytes) } : read;
-          },
-        });
+      bodyReadWith(s, async (req) => {
+        const read = await req.readBody();
+        return read.ok ? { ok: true, bytes: withReplacementCharacters(read.bytes) } : read;
+      });
     },
     probe: async (t) => {
       const latin1 = Buffer.from('{"name":"Caf\u00e9","categoryId":1}', 'latin1');
