@@ -57,12 +57,13 @@ interface RawTarget {
 /**
  * A target answering each request with `{"connection":n}`, kept alive (with `headers` added), or
  * resetting or closing its connection instead, as `behaviour` says; with `idleCloseMs`, a
- * connection idle that long is closed.
+ * connection idle that long is closed; `afterAnswer` runs as each answer has been written.
  */
 async function startRawTarget(
   behaviour: Behaviour,
   headers: string[] = [],
   idleCloseMs = 0,
+  afterAnswer: () => void = () => {},
 ): Promise<RawTarget> {
   const sockets = new Set<net.Socket>();
   const target: RawTarget = {
@@ -109,6 +110,7 @@ async function startRawTarget(
           ].join('\r\n'),
         );
         if (idleCloseMs > 0) idle = setTimeout(() => socket.end(), idleCloseMs);
+        afterAnswer();
       }
     });
   });
@@ -190,9 +192,14 @@ describe('the guard and kept-alive connections', () => {
   });
 
   /** A guard, a raw target doing as told, and one client connection through the guard. */
-  async function setUp(behaviour: Behaviour, headers: string[] = [], idleCloseMs = 0) {
+  async function setUp(
+    behaviour: Behaviour,
+    headers: string[] = [],
+    idleCloseMs = 0,
+    afterAnswer?: () => void,
+  ) {
     const guard: ResponseGuard = await startResponseGuard(1_000_000, { insecureTls: false });
-    const target = await startRawTarget(behaviour, headers, idleCloseMs);
+    const target = await startRawTarget(behaviour, headers, idleCloseMs, afterAnswer);
     opened.push(guard, target);
     const client = new RawClient(await guard.via(`${target.baseUrl}/pets`));
     opened.push(client);
@@ -260,6 +267,32 @@ describe('the guard and kept-alive connections', () => {
     await sleep(createReuseMs + 150);
     assert.equal(await client.post('/api/v1/pets'), '{"connection":2}', 'idle: a new one');
     assert.equal(guard.resent, 0);
+    assert.equal(target.connections, 2);
+  });
+
+  test('an answer handled late, the process held up: its connection is idle since it arrived', async () => {
+    // The target's idle clock starts as its answer leaves. A process starved of CPU handles the
+    // answer late; its idle time counted from then, a create would go on a connection whose
+    // target may be closing it (the self-test's busy two cores once showed it).
+    let holdUp = true;
+    const { target, client } = await setUp(
+      () => 'answer',
+      [],
+      0,
+      () => {
+        if (!holdUp) return;
+        holdUp = false;
+        // This process, the guard's too, is held up as the answer waits to be read.
+        for (const until = Date.now() + createReuseMs + 150; Date.now() < until;);
+      },
+    );
+    await sleep(100);
+    assert.equal(await client.get('/api/v1/pets'), '{"connection":1}');
+    assert.equal(await client.post('/api/v1/pets'), '{"connection":2}', 'its answer came long ago');
+    // Once the process runs on time again, answers are dated as they come.
+    await sleep(100);
+    assert.equal(await client.get('/api/v1/pets'), '{"connection":2}');
+    assert.equal(await client.post('/api/v1/pets'), '{"connection":2}', 'at once: kept');
     assert.equal(target.connections, 2);
   });
 

@@ -23,7 +23,8 @@
  * closes come a second or more after the last answer (the self-test's conformant target closes at
  * 1 s without a word; gunicorn 2 s, Node 5 s, nginx 75 s, load balancers 60 s), and the target's
  * idle time when the create arrives is the guard's plus about a round trip: 250 ms leaves room
- * for round trips of several hundred ms below a 1 s close. Otherwise the create gets a new
+ * for round trips of several hundred ms below a 1 s close. The guard's idle time counts from when
+ * the last answer may have arrived, not from when a process held up got to it (loop-clock.ts). Otherwise the create gets a new
  * connection, which costs a round trip (the TCP handshake; over https a resumed TLS handshake
  * too). A new connection for every create would make every create pay it, chains of creates one
  * after another included (the store grown past 100 pets), on the critical path of a remote target

@@ -30,6 +30,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { type Proxies, openTunnel, proxyFor } from './proxy.ts';
+import { earliestArrival, startLoopClock } from './loop-clock.ts';
 import { afterClose, createReuseMs, idempotent } from './resend.ts';
 import { type ClientCertificate, type Sessions, targetSide } from './target-tls.ts';
 
@@ -162,6 +163,7 @@ export async function startResponseGuard(
   maxBytes: number,
   options: GuardOptions,
 ): Promise<ResponseGuard> {
+  startLoopClock();
   // Cuts by request, each taken once (identical requests may be cut side by side); the last
   // connection error by host, until a connection there succeeds.
   const cuts = new Map<string, GuardFailure[]>();
@@ -486,8 +488,10 @@ class Link {
   answering = false;
   private gone = false;
   private closing = false;
-  /** When its last answer ended (or it was opened). */
+  /** When its last answer ended (or it was opened): when its last byte may have arrived. */
   idleSince = Date.now();
+  /** The earliest its last bytes read may have arrived (loop-clock.ts). */
+  private arrived = Date.now();
   private keepAliveMs?: number;
   onError: (error: Error) => void = () => {};
   onEnd: () => void = () => {};
@@ -549,7 +553,10 @@ class Link {
     if (origin.https) socket.once('secureConnect', reached);
     else if (tunneled) queueMicrotask(reached);
     else socket.once('connect', reached);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      this.arrived = earliestArrival();
+      this.onData(chunk);
+    });
     socket.on('drain', () => this.onDrain());
     socket.on('end', () => {
       this.gone = true;
@@ -574,7 +581,9 @@ class Link {
   answered(hints: ConnectionHints): void {
     this.served++;
     this.answering = false;
-    this.idleSince = Date.now();
+    // Dated from when the answer may have arrived, not from when a busy process got to it: the
+    // target's idle clock started then.
+    this.idleSince = this.arrived;
     if (hints.close) this.closing = true;
     if (hints.keepAliveMs !== undefined) this.keepAliveMs = hints.keepAliveMs;
   }
