@@ -529,6 +529,50 @@ describe('what no client library sends: a request in pieces, control characters 
     }
   });
 
+  test('its pieces keep their order when the process is held up past several gaps', async () => {
+    // Timers of different delays that are due together run list by list: a timer of two gaps set
+    // 1.4 gaps before the pieces' puts the list of two gaps ahead of the list of one, as other
+    // requests' timers may; held up past both, the body's timer would run first.
+    const gap = 50;
+    let whole = '';
+    let heldUp = false;
+    const server = net.createServer((socket) => {
+      socket.on('data', (chunk) => {
+        whole += chunk.toString('latin1');
+        if (heldUp) return;
+        heldUp = true;
+        // Once the guard has set the timers of the pieces (as it reached this target): held up
+        // past them.
+        setTimeout(() => {
+          for (const until = Date.now() + 4 * gap; Date.now() < until;);
+        }, 10);
+      });
+      socket.on('error', () => {});
+      setTimeout(() => socket.end('HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}'), 400);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const guard = await startResponseGuard(1_000_000, { insecureTls: false });
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const address = await guard.via(`http://127.0.0.1:${port}/v1/pets`);
+      const body = '{"name":"pieces","categoryId":7}';
+      const others = setInterval(() => setTimeout(() => {}, 2 * gap), 5);
+      const answer = await fetch(address, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [segmentsHeader]: `head=2; body=1; gap=${gap}`,
+        },
+        body,
+      }).finally(() => clearInterval(others));
+      assert.equal(answer.status, 201);
+      assert.ok(whole.endsWith(`\r\n\r\n${body}`), whole);
+    } finally {
+      await guard.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test('the guard writes a control character in a header value where the client put a placeholder, and drops the header that asked', async () => {
     let head = '';
     const server = net.createServer((socket) => {

@@ -283,17 +283,18 @@ export async function startResponseGuard(
       const pieces = bounds.slice(1).map((end, index) => bytes.subarray(bounds[index], end));
       const on = link ?? open();
       send(pieces[0]!);
-      // Apart from the time the target is reached: a far one's connection takes longer than a gap.
-      on.whenReached(() => {
-        pieces.slice(1).forEach((piece, index) => {
-          setTimeout(
-            () => {
-              if (link === on && !client.destroyed) send(piece);
-            },
-            cuts.gapMs * (index + 1),
-          );
-        });
-      });
+      // Each piece a gap after the one before, from the time the target is reached (a far one's
+      // connection takes longer than a gap). One timer at a time: timers of different delays due
+      // together (a process held up) may run in any order, which would write the pieces out of it.
+      const next = (index: number) => {
+        if (index >= pieces.length) return;
+        setTimeout(() => {
+          if (link !== on || client.destroyed) return;
+          send(pieces[index]!);
+          next(index + 1);
+        }, cuts.gapMs);
+      };
+      on.whenReached(() => next(1));
     };
 
     /**
