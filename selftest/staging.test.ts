@@ -170,6 +170,40 @@ describe('staging environments', () => {
     }
   });
 
+  test('categories of its own, 1 among them: without CONFORMANCE_CATEGORY_IDS the int64 range is not run, never failed, and says which setting to use', async () => {
+    // A table of nine categories, in front of the reference: which categories exist is the
+    // target's (a data rule of its own), and it refuses the others with 400.
+    const reference = await startReference({ apiKey, seedPets: 5 });
+    const gateway = await startGateway(reference.baseUrl, (request, body) => {
+      const categoryId = /"categoryId"\s*:\s*(-?\d+)/.exec(body.toString('utf8'))?.[1];
+      return request.method === 'POST' &&
+        categoryId !== undefined &&
+        !(BigInt(categoryId) >= 1n && BigInt(categoryId) <= 9n)
+        ? {
+            answer: {
+              status: 400,
+              headers: { 'content-type': 'application/json' },
+              body: '{"code":"unknown_category","message":"no such category","status":400}',
+            },
+          }
+        : undefined;
+    });
+    try {
+      const run = await suite(['tests/createPet.spec.ts', '--grep', '@NEWPET-CATEGORYID-INT64'], {
+        BASE_URL: gateway.baseUrl,
+      });
+      // As with the categories declared: the range cannot be checked on it.
+      assert.equal(run.exitCode, 0, shown(run));
+      const range = verdictOf(run, 'NEWPET-CATEGORYID-INT64');
+      assert.equal(range?.verdict, 'not run', shown(run));
+      assert.match(range!.reasons.join(' '), /CONFORMANCE_CATEGORY_IDS .*\(1 among them\)/);
+      assert.equal(run.summary!.totals.requirements.failed, 0, shown(run));
+    } finally {
+      await gateway.close();
+      await reference.close();
+    }
+  });
+
   test("names shorter than the suite's own: without CONFORMANCE_NAME_MAX_BYTES creates are blocked, never failed, and say which setting to use", async () => {
     // A name column of 30 bytes, in front of the reference: the document leaves name sizes open.
     const reference = await startReference({ apiKey, seedPets: 5 });

@@ -41,7 +41,7 @@ import { isContested, knownPets } from './known-pets.ts';
 import { isOwnName, nameMayBeRefused, ownName, ownNameBytes } from './names.ts';
 import { together } from './together.ts';
 import { petNamePrefix } from '../setup/settings.ts';
-import { block } from './verdicts.ts';
+import { block, notRun } from './verdicts.ts';
 import { getPetMayBeGone } from './versioning.ts';
 
 /** What a row concludes. */
@@ -49,8 +49,11 @@ export type Conclusion =
   | { charge: RequirementId; why: string }
   | { allowed: string; unjudged?: true }
   | { instead: ApiResponse; why: string }
-  /** The answer cannot be judged (the target went away under it): the check is blocked. */
-  | { blocked: string };
+  /**
+   * The answer cannot be judged (the target went away under it): the check is blocked; with
+   * `leftOut`, a requirement no check can decide on this target, reported not run with why.
+   */
+  | { blocked: string; leftOut?: RequirementId };
 
 /** A pet a list should show: its id and, when known, the status it was created with. */
 export interface WantedPet {
@@ -832,9 +835,9 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     reads: 'status',
     when: 'a valid NewPet was refused (a 4xx but 401, 408 and 429; or a 5xx)',
     control:
-      'the same NewPet with one unusual value made ordinary at a time (one of the suite’s own names → the shortest it makes, the categoryId → 1 or a declared one, the name → one of the suite’s own, no status → available, a status → available), until one is added',
+      'the same NewPet with one unusual value made ordinary at a time (the categoryId → 1,987,654,321, then 1 or a listed pet’s; a declared one, or 1 for a 5xx; one of the suite’s own names → the shortest it makes; the name → one of the suite’s own; no status → available, a status → available), until one is added',
     implies:
-      'the value that made the difference: a shorter own name, blocked (the target’s names are shorter than the suite’s, which the document allows: CONFORMANCE_NAME_MAX_BYTES); its categoryId NEWPET-CATEGORYID-INT64, its status PETSTATUS-ENUM, no status NEWPET-STATUS-OPTIONAL, its name CREATE-201-PET (refused otherwise than with 400: a name the service’s own rules refuse is refused with 400) or, for a 5xx, NO-5XX; none alone: CREATE-201-PET',
+      'the value that made the difference: its categoryId NEWPET-CATEGORYID-INT64 when 1,987,654,321 (or a declared one) is added, blocked when only 1 or a listed pet’s is (the target takes only its own categories, which the document allows: CONFORMANCE_CATEGORY_IDS); a shorter own name, blocked (the target’s names are shorter than the suite’s, which the document allows: CONFORMANCE_NAME_MAX_BYTES); its status PETSTATUS-ENUM, no status NEWPET-STATUS-OPTIONAL, its name CREATE-201-PET (refused otherwise than with 400: a name the service’s own rules refuse is refused with 400) or, for a 5xx, NO-5XX; none alone: CREATE-201-PET',
     charges: [
       'NEWPET-CATEGORYID-INT64',
       'PETSTATUS-ENUM',
@@ -1365,23 +1368,12 @@ async function valueThatMadeTheDifference(
   newPet: SentPet,
   ask: Ask,
 ): Promise<Conclusion | undefined> {
-  const categoryId = ask.controls.categoryId();
-  const hint = ask.controls.categoryIds
-    ? ''
-    : ' (if the target accepts only the categoryIds of its own categories, list them in CONFORMANCE_CATEGORY_IDS)';
   const server = is5xx(answer);
   const trials: [NewPet, () => Conclusion][] = [];
   const base: NewPet = { name: newPet.name, categoryId: newPet.categoryId };
   if (newPet.status !== undefined) base.status = newPet.status as PetStatus;
-  if (newPet.categoryId !== categoryId) {
-    trials.push([
-      { ...base, categoryId },
-      () => ({
-        charge: 'NEWPET-CATEGORYID-INT64',
-        why: `status ${answer.status}, refused for its categoryId ${newPet.categoryId}: the same NewPet with categoryId ${categoryId} was added${hint}`,
-      }),
-    ]);
-  }
+  const byCategory = await categoryThatMadeTheDifference(answer, newPet, base, ask);
+  if (byCategory) return byCategory;
   // One of the suite's own names refused: a name as short as the suite makes one, to tell a size
   // rule of the target's (the document leaves name sizes open) from a refusal of the NewPet.
   // The shortest unique one, then the run's marker alone.
@@ -1428,10 +1420,82 @@ async function valueThatMadeTheDifference(
   }
   // One thing changed at a time: the media type the NewPet was sent with is kept.
   for (const [ordinary, conclusion] of trials) {
-    const added = await ask.create(ordinary, 'key', answer.request.contentType);
-    if (usable(added) && added.status === 201) return conclusion();
+    if (await added(ordinary, answer, ask)) return conclusion();
   }
   return undefined;
+}
+
+/** Whether the NewPet is added, sent as the refused one was (its media type kept). */
+async function added(newPet: NewPet, refused: ApiResponse, ask: Ask): Promise<boolean> {
+  const answer = await ask.create(newPet, 'key', refused.request.contentType);
+  return usable(answer) && answer.status === 201;
+}
+
+/**
+ * A categoryId in int32's range that no list of a target's own categories is likely to hold:
+ * taken, a refused categoryId was refused for its number (int32, a safe-integer cap, a sign).
+ */
+export const unlikelyCategoryId = 1_987_654_321n;
+
+/**
+ * Whether a valid NewPet was refused for its categoryId. The document leaves which categories
+ * exist to the target (a target's own data rules), so a refusal of one is either a rule on the
+ * number, which breaks int64, or a category the target does not have, which is its right. Made
+ * ordinary one way, then the other: `unlikelyCategoryId` taken, the number was the difference;
+ * refused too, while 1 (or a categoryId of a pet the store lists) is taken, the target takes
+ * only its own categories, and the checks that need others are blocked, naming the setting that
+ * declares them. A declared categoryId refused is a failure, as is a 5xx (a category a target
+ * does not have is refused with 400).
+ */
+async function categoryThatMadeTheDifference(
+  answer: ApiResponse,
+  newPet: SentPet,
+  base: NewPet,
+  ask: Ask,
+): Promise<Conclusion | undefined> {
+  const refusedFor = `status ${answer.status}, refused for its categoryId ${newPet.categoryId}`;
+  const declared = ask.controls.categoryIds !== undefined;
+  if (declared || is5xx(answer)) {
+    const categoryId = ask.controls.categoryId();
+    const hint = declared
+      ? ''
+      : ' (if the target accepts only the categoryIds of its own categories, list them in CONFORMANCE_CATEGORY_IDS)';
+    if (newPet.categoryId === categoryId || !(await added({ ...base, categoryId }, answer, ask)))
+      return undefined;
+    return {
+      charge: 'NEWPET-CATEGORYID-INT64',
+      why: `${refusedFor}: the same NewPet with categoryId ${categoryId} was added${hint}`,
+    };
+  }
+  if (newPet.categoryId === unlikelyCategoryId) return undefined;
+  if (await added({ ...base, categoryId: unlikelyCategoryId }, answer, ask)) {
+    return {
+      charge: 'NEWPET-CATEGORYID-INT64',
+      why: `${refusedFor}: the same NewPet with categoryId ${unlikelyCategoryId}, which no short list of categories is likely to hold, was added: the number was refused, not a category`,
+    };
+  }
+  for (const own of await ownCategoryCandidates(ask, [newPet.categoryId, unlikelyCategoryId])) {
+    if (await added({ ...base, categoryId: own }, answer, ask)) {
+      // As with the categories declared: the int64 range cannot be checked on such a target.
+      return {
+        blocked: `${refusedFor}, and for categoryId ${unlikelyCategoryId} too, and the same NewPet with categoryId ${own} was added: the target takes only some categoryIds, its own categories, which the document leaves to it. Set CONFORMANCE_CATEGORY_IDS to the ones it takes (${own} among them), so that every check makes its pets with them (NEWPET-CATEGORYID-INT64's range cannot be checked on such a target: not run)`,
+        leftOut: 'NEWPET-CATEGORYID-INT64',
+      };
+    }
+  }
+  return undefined;
+}
+
+/** categoryIds a target with categories of its own may take: 1, then those of a listed pet. */
+async function ownCategoryCandidates(ask: Ask, tried: bigint[]): Promise<bigint[]> {
+  const candidates = [1n];
+  const listed = await ask.controls.api.listPets({ limit: 100 });
+  if (isList(listed)) {
+    for (const pet of petsIn(listed)) {
+      if (typeof pet.categoryId === 'bigint') candidates.push(pet.categoryId);
+    }
+  }
+  return [...new Set(candidates)].filter((id) => !tried.includes(id)).slice(0, 3);
 }
 
 /**
@@ -1463,6 +1527,11 @@ async function stillLeavesOut(
 export interface Charged {
   requirement: RequirementId;
   text: string;
+}
+
+function blockedBy(conclusion: { blocked: string; leftOut?: RequirementId }): never {
+  if (conclusion.leftOut) notRun(conclusion.leftOut, conclusion.blocked);
+  return block(conclusion.blocked);
 }
 
 function controlsOf(): ControlContext {
@@ -1507,7 +1576,7 @@ export async function diagnoseStatus(deviation: Deviations['status']): Promise<C
     const { conclusion } = found;
     if ('allowed' in conclusion)
       return { allowed: conclusion.allowed, judged: !conclusion.unjudged };
-    if ('blocked' in conclusion) block(conclusion.blocked);
+    if ('blocked' in conclusion) blockedBy(conclusion);
     if ('charge' in conclusion) {
       return { requirement: conclusion.charge, text: [...notes, conclusion.why].join('; ') };
     }
@@ -1533,7 +1602,7 @@ export async function diagnoseCount(
     if ('charge' in conclusion)
       return { requirement: conclusion.charge, text: [...notes, conclusion.why].join('; ') };
     if ('allowed' in conclusion) break;
-    if ('blocked' in conclusion) block(conclusion.blocked);
+    if ('blocked' in conclusion) blockedBy(conclusion);
     notes.push(conclusion.why);
     const query = listQueryOf(conclusion.instead.request);
     current = {
