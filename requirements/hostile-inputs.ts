@@ -9,7 +9,9 @@
  *
  * Which members a cell sends each run: the class's first member that applies to the slot (its
  * exemplar, every run) and `rotate` more of the others, chosen by the run's seed (so a replay with
- * FC_SEED sends the same); besides, each class sends one more member in one of its cells, the cell
+ * FC_SEED sends the same), or every member (`"all"`: a slot read by GET, where a case costs a
+ * request and no write, and a member's fault would otherwise show only on the seeds that pick
+ * it); besides, each class sends one more member in one of its cells, the cell
  * and the member turning with the seed, so that over runs every member meets every cell. A cell
  * marked `combine` sends all of them in one value, and a slot with `combine` sends its cells that
  * append to the value in one request. A member marked
@@ -118,7 +120,7 @@ export interface Cell {
   /** The rule of this cell, when it is not the slot's. */
   rule?: RequirementId;
   /** Members sent beyond the exemplar each run, when not the slot's `rotate`. */
-  rotate?: number;
+  rotate?: Rotate;
   /** A store that takes any of its cases keeps a value that can break other clients' reads: why. */
   stored?: string;
 }
@@ -150,10 +152,22 @@ export interface Slot {
   /** A refused create is looked for among the pets of its status: it must not be there. */
   noEffect?: boolean;
   /** Members sent beyond the exemplar, per cell and run. */
-  rotate: number;
+  rotate: Rotate;
   /** Its cells that append to the value go in one request: why that hides no fault. */
   combine?: string;
 }
+
+/** Members sent beyond the exemplar, per cell and run: a number of them, or all. */
+export type Rotate = number | 'all';
+
+/** How many members beyond the exemplar a cell sends each run (all: Infinity). */
+export function rotation(cell: Pick<Cell, 'rotate'>, slot: Pick<Slot, 'rotate'>): number {
+  const rotate = cell.rotate ?? slot.rotate;
+  return rotate === 'all' ? Infinity : rotate;
+}
+
+const validRotate = (rotate: unknown) =>
+  rotate === 'all' || (Number.isInteger(rotate) && (rotate as number) >= 0);
 
 export interface HostileCatalogue {
   about: string;
@@ -175,8 +189,8 @@ export function catalogueProblems(data: HostileCatalogue): string[] {
   }
   for (const slot of data.slots) {
     if (!isRequirementId(slot.rule)) problems.push(`slot ${slot.id}: rule ${slot.rule} unknown`);
-    if (!Number.isInteger(slot.rotate) || slot.rotate < 0) {
-      problems.push(`slot ${slot.id}: rotate must be an integer >= 0`);
+    if (!validRotate(slot.rotate)) {
+      problems.push(`slot ${slot.id}: rotate must be an integer >= 0, or "all"`);
     }
   }
   for (const placement of placements) {
@@ -744,7 +758,7 @@ function rotatingCell(
   const cells = slotIds.flatMap((slotId) => {
     const cell = item.slots[slotId];
     if (typeof cell === 'string' || cell.combine) return [];
-    if ((cell.rotate ?? slotById(slotId).rotate) > 0) return [];
+    if (rotation(cell, slotById(slotId)) > 0) return [];
     return [cell.place]
       .flat()
       .filter((place) => cellMembers(item, cell, slotId, place).members.length > 1)
@@ -782,7 +796,7 @@ function plannedGroups(slot: Slot, seed: number): Planned[][] {
           ? chosen(members, 1, turning!.turn, 0)
           : chosen(
               members,
-              cell.rotate ?? slot.rotate,
+              rotation(cell, slot),
               seed,
               cellIndex + placements.indexOf(place),
             );

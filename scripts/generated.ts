@@ -17,7 +17,7 @@ import { Ajv, _ } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { format, resolveConfig } from 'prettier';
-import type { HostileCase } from '../requirements/hostile-inputs.ts';
+import { type HostileCase, rotation } from '../requirements/hostile-inputs.ts';
 
 export const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 
@@ -213,10 +213,13 @@ export async function renderHostileInputs(): Promise<string> {
     '  not among the sold pets listed after it (`CREATE-REFUSED-NO-EFFECT`; a full list decides',
     '  nothing: inconclusive).',
     '',
-    "Each run sends, in each cell, the class's first member that applies (its exemplar) and as many",
-    "others as the slot rotates in, chosen by the run's seed (`FC_SEED` replays them), and each class",
-    'one more member in one of its cells, cell and member turning with the seed, so that over runs',
-    'every member meets every cell it goes into; a cell marked',
+    'Each run sends every member of every cell of the slots read by GET (the token, the scheme, the',
+    "header's name, petId, limit, status): a case there costs a request and no write, and a fault of",
+    'one member would otherwise show only on the seeds that pick it. In the createPet slots, each run',
+    "sends the class's first member that applies (its exemplar) and as many others as the slot",
+    "rotates in, chosen by the run's seed (`FC_SEED` replays them), and each class one more member in",
+    'one of its cells, cell and member turning with the seed, so that over runs every member meets',
+    'every cell it goes into (a create costs the write budget when a target takes it); a cell marked',
     '"all, one value" sends every member at once, and a slot marked "one request" sends its cells',
     'that append to its value in one. Inputs a store may keep and then fail on for every reader',
     '("last") go after every other check of the target in the run',
@@ -267,7 +270,12 @@ export async function renderHostileInputs(): Promise<string> {
   lines.push('| slot | ordinary value | the rule | expected | per cell and run |');
   lines.push('| --- | --- | --- | --- | --- |');
   for (const slot of slots) {
-    const perRun = slot.rotate > 0 ? `the exemplar and ${slot.rotate} more` : 'the exemplar';
+    const perRun =
+      slot.rotate === 'all'
+        ? 'every member'
+        : slot.rotate > 0
+          ? `the exemplar and ${slot.rotate} more`
+          : 'the exemplar';
     lines.push(
       `| ${slot.title} | ${slot.value} | \`${slot.rule}\` | ${slot.expected} | ${perRun}${slot.combine ? `; one request for its cells that append to it: ${slot.combine}` : ''} |`,
     );
@@ -336,7 +344,9 @@ export async function renderHostileInputs(): Promise<string> {
       const cell = view.cell!;
       const perRun = cell.combine
         ? 'all, one value'
-        : `the exemplar${(cell.rotate ?? view.slot.rotate) > 0 ? ` and ${cell.rotate ?? view.slot.rotate} more` : ''}`;
+        : rotation(cell, view.slot) === Infinity
+          ? 'every member'
+          : `the exemplar${rotation(cell, view.slot) > 0 ? ` and ${rotation(cell, view.slot)} more` : ''}`;
       const only = cell.only ? ` Only ${cell.members!.join(', ')}: ${cell.only}.` : '';
       const kept = cell.stored ? ` Sent last: ${cell.stored}.` : '';
       lines.push(

@@ -353,7 +353,7 @@ describeChecks(section('4.2'), () => {
   );
 
   test(
-    'a status that is not a PetStatus is refused with 400: an unknown word, null, another case, an array, a number',
+    'a status that is not a PetStatus is refused with 400: an unknown word, null, another case, an array, a number, true',
     req('CREATE-400-STATUS'),
     // The empty status, words for no value and names every object inherits are the hostile-input
     // sweep's (its absent-words and inherited-names classes, in the pet-status slot).
@@ -363,6 +363,8 @@ describeChecks(section('4.2'), () => {
       'other case': { json: { name, categoryId, status: 'SOLD' } },
       array: { json: { name, categoryId, status: ['sold'] } },
       number: { json: { name, categoryId, status: 1 } },
+      // Equal to any word under loose comparison (PHP's in_array without strict, JavaScript's ==).
+      true: { json: { name, categoryId, status: true } },
     })),
   );
 

@@ -561,6 +561,28 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'create-status-loose-true',
+    kind: 'fault',
+    breaks: 'CREATE-400-STATUS',
+    description:
+      "status is checked by loose comparison (PHP's in_array without strict, JavaScript's ==): true equals every word, passes, and is stored.",
+    apply(s) {
+      const validate = s.validateNewPet;
+      s.validateNewPet = (body) => {
+        if (!isJsonObject(body) || body.status !== true) return validate(body);
+        const checked = validate({ ...body, status: 'available' });
+        return checked.ok
+          ? ok({ ...checked.value, status: true as unknown as PetStatus })
+          : checked;
+      };
+    },
+    probe: async (t) => {
+      assert.equal(await statusOf(t.post('{"name":"a","categoryId":1,"status":true}')), 201);
+      assertError(await t.post('{"name":"a","categoryId":1,"status":false}'), 400);
+      assertError(await t.create({ name: 'a', categoryId: 1, status: 'adopted' }), 400);
+    },
+  },
+  {
     name: 'create-status-array-coerced',
     kind: 'fault',
     breaks: 'CREATE-400-STATUS',
