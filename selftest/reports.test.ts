@@ -34,6 +34,7 @@ import {
 } from '../tests/support/reporting/summary.ts';
 import { curlCommand, requestLine, responseLine } from '../tests/support/reporting/failure-text.ts';
 import { ApiResponse } from '../tests/support/http/response.ts';
+import { listBodyProblems } from '../tests/support/vocabulary/attribution.ts';
 import { catalogue } from '../requirements/catalogue.ts';
 import { browserUnavailable, receivedOf, withBrowser } from './support/browser.ts';
 import { startEchoingTarget } from './support/echoing-target.ts';
@@ -523,6 +524,14 @@ test('the console says why a requirement failed when only a finding of a passing
     lines,
     /\n {2}PETSTATUS-ENUM failed: \[PETSTATUS-ENUM\] GET http:\/\/t\/v1\/pets .*\n {4}Expected: 200 with Pets\n {4}Received: 200\n {4} {2}- status null/,
   );
+});
+
+test('a body quoted in a failure shows its numbers as sent: exact, not quoted', () => {
+  const request = { method: 'GET', path: '/pets', url: 'http://t/v1/pets', auth: 'key' };
+  const text = '{"code":"bad_request","message":"no","status":400,"id":9223372036854775807}';
+  const answer = new ApiResponse(request, 200, {}, text, 1, 'listPets');
+  const [problem] = listBodyProblems(answer).problems;
+  assert.equal(problem?.text, `the body is not an array of Pets but ${text}`);
 });
 
 test('a body cut at a Content-Length counted in characters, not bytes, says so', () => {

@@ -230,9 +230,8 @@ function notAPet(value: JsonValue): Problem[] {
 }
 
 function short(value: JsonValue): string {
-  const text = JSON.stringify(value, (_key, item) =>
-    isJsonNumber(item) ? `${(item as { value: string }).value}` : item,
-  );
+  // Numbers as sent: exact, and not quoted.
+  const text = stringifyExact(value);
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
