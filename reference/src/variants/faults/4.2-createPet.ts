@@ -225,6 +225,40 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'stored-name-numeric-affinity',
+    kind: 'fault',
+    breaks: 'CREATE-PERSIST',
+    description:
+      'Names go in a column of numeric affinity (SQLite: a declared type such as STRING): a name that reads as a number ("007", "1e3") is stored as that number, but the 201 answer is built from the request: getPet and every list show "name": 7.',
+    apply(s) {
+      const numeric = (name: string) =>
+        /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(name.trim());
+      renderedAs(
+        s,
+        (pet) => numeric(pet.name),
+        (rendered) => {
+          const number = Number(rendered.name);
+          return { ...rendered, name: Number.isInteger(number) ? BigInt(number) : number };
+        },
+      );
+      // The 201 answer shows the name as the request had it.
+      afterOperation(
+        s,
+        'createPet',
+        editCreated((body) => {
+          const stored = typeof body.id === 'bigint' ? s.store.get(body.id) : undefined;
+          return stored ? { ...body, name: stored.name } : body;
+        }),
+      );
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.create({ name: '007', categoryId: 1 }), 'name'), '007');
+      assert.equal(String(field(await t.get('/pets/1'), 'name')), '7');
+      assert.equal(field(await t.create({ name: 'Rex 7', categoryId: 1 }), 'name'), 'Rex 7');
+      assert.equal(field(await t.get('/pets/2'), 'name'), 'Rex 7');
+    },
+  },
+  {
     name: 'create-echo-name-trimmed',
     kind: 'fault',
     breaks: 'CREATE-ECHO',
