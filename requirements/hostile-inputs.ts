@@ -334,16 +334,17 @@ function headerValue(parts: readonly Part[]): string | undefined {
 const tchar = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
- * Whether a value ends in a control character (C0 or DEL): at the end of a field value an HTTP
- * layer may replace it with a space (RFC 9110 §5.5, NUL) and strip it, or trim it (Java's
- * HttpServer trims every character up to U+0020), leaving the key; followed by a character of
- * its own it stays in the token, where no reading makes the key.
+ * Whether a value ends in NUL: at the end of a field value an HTTP layer may replace it with a
+ * space (RFC 9110 §5.5) and then strip it as whitespace, leaving the key; followed by a character
+ * of its own it stays in the token, where no reading makes the key. The other control characters
+ * a recipient may keep or refuse the message for, never strip: at the end they stay, and a
+ * target that strips them (Ruby's strip, PHP's trim(), Java's HttpServer, Ruby's WEBrick) takes
+ * another token for the key.
  */
-function endsInControl(parts: readonly Part[]): boolean {
+function endsInNul(parts: readonly Part[]): boolean {
   const last = parts.at(-1);
   const text = last === undefined ? '' : 'text' in last ? last.text : last.bytes.toString('latin1');
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u0008\u000b-\u001f\u007f]$/.test(text);
+  return text.endsWith('\u0000');
 }
 
 /** A URL component: every byte but the unreserved ones percent-encoded (RFC 3986 §2.3). */
@@ -794,12 +795,7 @@ function plannedGroups(slot: Slot, seed: number): Planned[][] {
         ? members
         : rotates
           ? chosen(members, 1, turning!.turn, 0)
-          : chosen(
-              members,
-              rotation(cell, slot),
-              seed,
-              cellIndex + placements.indexOf(place),
-            );
+          : chosen(members, rotation(cell, slot), seed, cellIndex + placements.indexOf(place));
       // Members a store may keep go last, apart; each of the others goes alone, or with all.
       const sets = cell.combine
         ? [picked.filter((member) => !isStored(member)), picked.filter(isStored)]
@@ -904,7 +900,7 @@ function requestOf(
     case 'scheme': {
       const authorization =
         slot === 'token'
-          ? headerValue([text('Bearer '), ...value, ...(endsInControl(value) ? [text('x')] : [])])
+          ? headerValue([text('Bearer '), ...value, ...(endsInNul(value) ? [text('x')] : [])])
           : planned.place === 'separator'
             ? headerValue([text('Bearer'), ...value.slice(1), text(bases.key)])
             : headerValue([...value, text(` ${bases.key}`)]);

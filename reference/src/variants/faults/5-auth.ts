@@ -387,6 +387,29 @@ export const authFaults: Variant[] = [
     },
   },
   {
+    name: 'auth-token-ascii-strip',
+    kind: 'fault',
+    breaks: 'AUTH-401-INVALID',
+    description:
+      "The HTTP layer takes control characters in header values, and the token is stripped as Ruby's strip and PHP's trim() strip (tab, line feed, vertical tab, form feed, carriage return, space, NUL): the key followed by a vertical tab is accepted, though a vertical tab is no HTTP whitespace and the token sent is not the key.",
+    settings: { lenientParser: true },
+    apply(s) {
+      const authenticate = s.authenticate;
+      s.authenticate = (authorization) => {
+        const stripped = bearerToken(authorization)?.replace(
+          /^[\t\n\v\f\r \0]+|[\t\n\v\f\r \0]+$/g,
+          '',
+        );
+        return stripped === s.config.apiKey ? 'ok' : authenticate(authorization);
+      };
+    },
+    probe: async (t) => {
+      assert.equal(await t.rawGet('/pets', `Bearer ${KEY}\u000b`), 200);
+      assert.equal(await t.rawGet('/pets', `Bearer ${KEY}\u000bx`), 401);
+      assert.equal(await t.rawGet('/pets', `Bearer ${KEY}x`), 401);
+    },
+  },
+  {
     name: 'auth-token-unicode-trim',
     kind: 'fault',
     breaks: 'AUTH-401-INVALID',
