@@ -6,7 +6,14 @@ import { INT64_MAX, INT64_MIN, parseInt64 } from '../../int64.ts';
 import { JsonNumber, isJsonObject } from '../../json.ts';
 import { ok, refuse, type Service } from '../../service.ts';
 import { isPetStatus, type NewPet, type Pet, type PetStatus } from '../../store.ts';
-import { afterOperation, afterValidation, editBody, renderedAs, without } from '../helpers.ts';
+import {
+  afterOperation,
+  afterValidation,
+  beforeValidation,
+  editBody,
+  renderedAs,
+  without,
+} from '../helpers.ts';
 import { TWO_53_PLUS_1, assertError, each, field, valid } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
@@ -432,6 +439,31 @@ export const resourceFaults: Variant[] = [
       assert.equal(field(await t.post(valid), 'id'), 0n);
       assert.equal(field(await t.post(valid), 'id'), 0n);
       assert.deepEqual(each(await t.get('/pets'), 'id'), [1n, 2n]);
+    },
+  },
+  {
+    name: 'categoryid-integral-as-double',
+    kind: 'fault',
+    breaks: 'NEWPET-CATEGORYID-INT64',
+    description:
+      "A categoryId written with a fraction or an exponent that is integral (7.0, 7e0) is taken, read as a double (Ruby's Float, Python's float): exact up to 2^53, 9007199254740993.0 stored as 9007199254740992.",
+    apply(s) {
+      beforeValidation(s, (body) => {
+        const raw = body.categoryId;
+        if (!(raw instanceof JsonNumber) || !/[.eE]/.test(raw.literal)) return body;
+        const number = Number(raw.literal);
+        return Number.isInteger(number)
+          ? { ...body, categoryId: new JsonNumber(BigInt(number).toString()) }
+          : body;
+      });
+    },
+    probe: async (t) => {
+      assert.equal(field(await t.post('{"name":"a","categoryId":7.0}'), 'categoryId'), 7n);
+      assert.equal(
+        field(await t.post('{"name":"a","categoryId":9007199254740993.0}'), 'categoryId'),
+        9007199254740992n,
+      );
+      assertError(await t.post('{"name":"a","categoryId":7.5}'), 400);
     },
   },
 ];

@@ -235,29 +235,6 @@ export const listPetsFaults: Variant[] = [
     probe: async (t) => assert.equal(await statusOf(t.get('/pets?status=lost')), 500),
   },
   {
-    name: 'list-status-brackets-500',
-    kind: 'fault',
-    breaks: 'NO-5XX',
-    description:
-      "A status given in PHP's array form (status[]=sold, status[a]=sold) reaches a string function as an array: a TypeError, 500.",
-    apply(s) {
-      const listPets = s.listPets;
-      s.listPets = async (req) => {
-        const keys = [...new URLSearchParams(req.query).keys()];
-        if (!s.guard(req, 'listPets') && keys.some((key) => /^status\[/.test(key)))
-          throw new TypeError(
-            'strtolower(): Argument #1 ($string) must be of type string, array given',
-          );
-        return listPets(req);
-      };
-    },
-    probe: async (t) => {
-      assert.equal(await statusOf(t.get('/pets?status[]=sold')), 500);
-      assert.equal(await statusOf(t.get('/pets?status=sold&status=sold')), 400);
-      assert.equal(await statusOf(t.get('/pets?status=sold')), 200);
-    },
-  },
-  {
     name: 'list-created-never-listed',
     kind: 'fault',
     breaks: 'LIST-COMPLETE',
