@@ -498,19 +498,36 @@ describe('a conformant target that closes idle connections after 1 s and sheds l
 });
 
 describe('what no client library sends: a request in pieces, control characters in a header', () => {
-  test('the guard writes it to the target in its pieces, apart in time, without the header that asked', async () => {
-    const reads: { at: number; bytes: string }[] = [];
+  /**
+   * A guard in front of a target that hands each chunk it reads to `read` and answers 201 400 ms
+   * after a connection opens: the address of its pets through the guard.
+   */
+  async function piecesTarget(read: (chunk: Buffer) => void) {
     const server = net.createServer((socket) => {
-      socket.on('data', (chunk) => reads.push({ at: Date.now(), bytes: chunk.toString('latin1') }));
+      socket.on('data', read);
       socket.on('error', () => {});
       setTimeout(() => socket.end('HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}'), 400);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const guard = await startResponseGuard(1_000_000, { insecureTls: false });
+    const port = (server.address() as AddressInfo).port;
+    return {
+      address: await guard.via(`http://127.0.0.1:${port}/v1/pets`),
+      close: async () => {
+        await guard.close();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  test('the guard writes it to the target in its pieces, apart in time, without the header that asked', async () => {
+    const reads: { at: number; bytes: string }[] = [];
+    const target = await piecesTarget((chunk) =>
+      reads.push({ at: Date.now(), bytes: chunk.toString('latin1') }),
+    );
     try {
-      const port = (server.address() as AddressInfo).port;
       const body = '{"name":"pieces","categoryId":7}';
-      const answer = await fetch(await guard.via(`http://127.0.0.1:${port}/v1/pets`), {
+      const answer = await fetch(target.address, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [segmentsHeader]: 'head=2; body=3; gap=30' },
         body,
@@ -524,8 +541,7 @@ describe('what no client library sends: a request in pieces, control characters 
       assert.ok(!reads[0]!.bytes.includes('\r\n\r\n'), 'the head is cut before its end');
       assert.ok(reads.at(-1)!.at - reads[0]!.at >= 4 * 30 * 0.8, JSON.stringify(reads));
     } finally {
-      await guard.close();
-      await new Promise((resolve) => server.close(resolve));
+      await target.close();
     }
   });
 
@@ -536,28 +552,20 @@ describe('what no client library sends: a request in pieces, control characters 
     const gap = 50;
     let whole = '';
     let heldUp = false;
-    const server = net.createServer((socket) => {
-      socket.on('data', (chunk) => {
-        whole += chunk.toString('latin1');
-        if (heldUp) return;
-        heldUp = true;
-        // Once the guard has set the timers of the pieces (as it reached this target): held up
-        // past them.
-        setTimeout(() => {
-          for (const until = Date.now() + 4 * gap; Date.now() < until;);
-        }, 10);
-      });
-      socket.on('error', () => {});
-      setTimeout(() => socket.end('HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}'), 400);
+    const target = await piecesTarget((chunk) => {
+      whole += chunk.toString('latin1');
+      if (heldUp) return;
+      heldUp = true;
+      // Once the guard has set the timers of the pieces (as it reached this target): held up
+      // past them.
+      setTimeout(() => {
+        for (const until = Date.now() + 4 * gap; Date.now() < until;);
+      }, 10);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const guard = await startResponseGuard(1_000_000, { insecureTls: false });
     try {
-      const port = (server.address() as AddressInfo).port;
-      const address = await guard.via(`http://127.0.0.1:${port}/v1/pets`);
       const body = '{"name":"pieces","categoryId":7}';
       const others = setInterval(() => setTimeout(() => {}, 2 * gap), 5);
-      const answer = await fetch(address, {
+      const answer = await fetch(target.address, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -568,8 +576,7 @@ describe('what no client library sends: a request in pieces, control characters 
       assert.equal(answer.status, 201);
       assert.ok(whole.endsWith(`\r\n\r\n${body}`), whole);
     } finally {
-      await guard.close();
-      await new Promise((resolve) => server.close(resolve));
+      await target.close();
     }
   });
 
