@@ -24,6 +24,7 @@ import {
 import { isUtf8 } from 'node:buffer';
 import type { SentRequest } from '../tests/support/http/client.ts';
 import { nearMisses } from '../tests/support/reporting/near-misses.ts';
+import { atMost, together } from '../tests/support/vocabulary/together.ts';
 import {
   listQueryOf,
   openQueryPart,
@@ -41,6 +42,22 @@ const bases = (seed: number): Bases => ({
   seed,
 });
 const seeds = [0, 1, 2, 3, 5, 8, 13, 20261121, -7];
+
+test('a sweep keeps at most its limit of requests in flight, and its answers in order', async () => {
+  let inFlight = 0;
+  let most = 0;
+  const tasks = Array.from({ length: 20 }, (_, index) => async () => {
+    most = Math.max(most, ++inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 1 + (index % 3)));
+    inFlight--;
+    return index;
+  });
+  assert.deepEqual(
+    await together(atMost(3, tasks)),
+    tasks.map((_, index) => index),
+  );
+  assert.equal(most, 3);
+});
 
 test('the catalogue is well formed: every slot of every class placed or said n/a, with a reason', () => {
   assert.deepEqual(catalogueProblems(hostileInputs), []);

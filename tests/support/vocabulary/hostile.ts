@@ -38,7 +38,7 @@ import { listQueryOf, readNewPetBody, readPetId, readStatusFilter } from './inpu
 import { type RefusedCreate, expect } from './matchers.ts';
 import type { Pets } from './pets.ts';
 import { req } from './tags.ts';
-import { together } from './together.ts';
+import { atMost, together } from './together.ts';
 import { block } from './verdicts.ts';
 
 /** The rules, when the cases a store may keep are left out (CONFORMANCE_SHARED_STORE). */
@@ -47,6 +47,11 @@ export const storedLeftOut =
 
 /** The status of every create of the sweep: the refused ones are looked for in its list. */
 const sweepStatus = 'sold';
+/**
+ * Requests of a sweep in flight at once, on as many connections: the GET slots send about 160,
+ * which all at once kept a server of 100 connections (WEBrick's default) from answering in time.
+ */
+const sweepInFlight = 32;
 
 /** An answer that is a 4xx. */
 const isClientError = (answer: ApiResponse) =>
@@ -147,11 +152,15 @@ export class HostileSweep {
     );
     const answers = await test.step(`send ${cases.length} hostile inputs, each with the key`, () =>
       together(
-        cases.map((each) =>
-          this.send(
-            each.request,
-            'key',
-            `<API_KEY>, its ${each.slot} changed: ${each.description}`,
+        atMost(
+          sweepInFlight,
+          cases.map(
+            (each) => () =>
+              this.send(
+                each.request,
+                'key',
+                `<API_KEY>, its ${each.slot} changed: ${each.description}`,
+              ),
           ),
         ),
       ));
@@ -163,7 +172,10 @@ export class HostileSweep {
       await test.step('send the refused inputs again without a key; list the pets of the sweep’s status', () =>
         together([
           creates ? this.api.listPets({ status: sweepStatus, limit: 100 }) : undefined,
-          ...twins.map((twin) => this.send(twin.request, 'none')),
+          ...atMost(
+            sweepInFlight,
+            twins.map((twin) => () => this.send(twin.request, 'none')),
+          ),
         ]));
 
     // What a refused create left: its pet, found by the label in its name. Only a 4xx is a

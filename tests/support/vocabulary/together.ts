@@ -17,6 +17,26 @@ export async function together<T>(work: readonly (T | PromiseLike<T>)[]): Promis
 }
 
 /**
+ * Starts each task when fewer than `limit` of them are in flight; the promises of their results,
+ * in order, for `together`. A sweep of a hundred and more requests sent all at once opens as many
+ * connections, past what a small server holds (WEBrick takes 100, and keeps idle ones 30 s).
+ */
+export function atMost<T>(limit: number, tasks: readonly (() => Promise<T>)[]): Promise<T>[] {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return tasks.map(async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  });
+}
+
+/**
  * Several checks that failed side by side are each a deviation: one error carrying every
  * message, so that each is reported and charged (a requirement whose case failed beside another's
  * would otherwise show as passed). Beside a skip (a request blocked, not sent), the checks' error
