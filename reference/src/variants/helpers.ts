@@ -1,5 +1,5 @@
 // Small wrappers shared by variants: each one replaces a single step of the service.
-import { isJsonObject } from '../json.ts';
+import { JsonNumber, isJsonObject } from '../json.ts';
 import {
   ok,
   type BodyRead,
@@ -18,6 +18,21 @@ export function beforeValidation(
 ): void {
   const validate = service.validateNewPet;
   service.validateNewPet = (body) => validate(isJsonObject(body) ? rewrite(body) : body);
+}
+
+/**
+ * Rewrites a numeric categoryId's literal before the clean validation sees it: `rewrite` returns
+ * the literal to validate instead, or undefined to leave the body as it came.
+ */
+export function categoryIdLiteral(
+  service: Service,
+  rewrite: (literal: string) => string | undefined,
+): void {
+  beforeValidation(service, (body) => {
+    const raw = body.categoryId;
+    const literal = raw instanceof JsonNumber ? rewrite(raw.literal) : undefined;
+    return literal === undefined ? body : { ...body, categoryId: new JsonNumber(literal) };
+  });
 }
 
 /** Post-processes (or refuses) what the clean validation accepted. */

@@ -2,14 +2,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JsonNumber, isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../json.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, ok, refuse } from '../../service.ts';
 import { PET_STATUSES, type Pet, type PetStatus } from '../../store.ts';
 import {
   afterOperation,
   afterValidation,
   beforeListing,
-  beforeValidation,
+  categoryIdLiteral,
   bodyReadFirst,
   everyReply,
 } from '../helpers.ts';
@@ -253,12 +253,7 @@ export const variations: Variant[] = [
     description:
       'A categoryId written as 7.0 or 7e0 is accepted and stored as 7 (7.5 is still 400).',
     apply(s) {
-      beforeValidation(s, (body) => {
-        const raw = body.categoryId;
-        if (!(raw instanceof JsonNumber)) return body;
-        const integral = integralLiteral(raw.literal);
-        return integral === undefined ? body : { ...body, categoryId: new JsonNumber(integral) };
-      });
+      categoryIdLiteral(s, integralLiteral);
     },
     probe: async (t) => {
       for (const literal of ['7.0', '7e0', '70e-1', '0.7E1', '7.000e+0']) {

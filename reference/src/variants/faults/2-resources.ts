@@ -9,7 +9,7 @@ import { isPetStatus, type NewPet, type Pet, type PetStatus } from '../../store.
 import {
   afterOperation,
   afterValidation,
-  beforeValidation,
+  categoryIdLiteral,
   editBody,
   renderedAs,
   without,
@@ -448,13 +448,11 @@ export const resourceFaults: Variant[] = [
     description:
       "A categoryId written with a fraction or an exponent that is integral (7.0, 7e0) is taken, read as a double (Ruby's Float, Python's float): exact up to 2^53, 9007199254740993.0 stored as 9007199254740992.",
     apply(s) {
-      beforeValidation(s, (body) => {
-        const raw = body.categoryId;
-        if (!(raw instanceof JsonNumber) || !/[.eE]/.test(raw.literal)) return body;
-        const number = Number(raw.literal);
-        return Number.isInteger(number)
-          ? { ...body, categoryId: new JsonNumber(BigInt(number).toString()) }
-          : body;
+      categoryIdLiteral(s, (literal) => {
+        const number = Number(literal);
+        return /[.eE]/.test(literal) && Number.isInteger(number)
+          ? BigInt(number).toString()
+          : undefined;
       });
     },
     probe: async (t) => {

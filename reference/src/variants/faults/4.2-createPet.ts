@@ -12,6 +12,7 @@ import {
   bodyReadWith,
   afterValidation,
   beforeValidation,
+  categoryIdLiteral,
   decodedBy,
   editBody,
   renderedAs,
@@ -466,19 +467,18 @@ export const createPetFaults: Variant[] = [
     name: 'create-categoryid-fraction-truncated',
     kind: 'fault',
     breaks: 'CREATE-400-CATEGORYID-TYPE',
-    description: 'A categoryId with a fraction (7.5) is truncated to an integer (7) and accepted.',
+    description:
+      "A categoryId with a fraction (7.5) is truncated to an integer (7) and accepted, exactly (Java's BigDecimal.longValue()): an integral 9007199254740993.0 stays exact.",
     apply(s) {
-      beforeValidation(s, (body) => {
-        const raw = body.categoryId;
-        if (!(raw instanceof JsonNumber) || !/[.eE]/.test(raw.literal)) return body;
-        const truncated = Math.trunc(Number(raw.literal));
-        return Number.isFinite(truncated)
-          ? { ...body, categoryId: new JsonNumber(BigInt(truncated).toString()) }
-          : body;
-      });
+      categoryIdLiteral(s, (literal) => /^(-?[0-9]+)\.[0-9]+$/.exec(literal)?.[1]);
     },
-    probe: async (t) =>
-      assert.equal(field(await t.post('{"name":"a","categoryId":7.5}'), 'categoryId'), 7n),
+    probe: async (t) => {
+      assert.equal(field(await t.post('{"name":"a","categoryId":7.5}'), 'categoryId'), 7n);
+      assert.equal(
+        field(await t.post('{"name":"a","categoryId":9007199254740993.0}'), 'categoryId'),
+        9007199254740993n,
+      );
+    },
   },
   {
     name: 'create-categoryid-wrapped',
@@ -487,12 +487,11 @@ export const createPetFaults: Variant[] = [
     description:
       'Integer categoryIds outside int64 are wrapped with BigInt.asIntN(64) (2^63 becomes -2^63).',
     apply(s) {
-      beforeValidation(s, (body) => {
-        const raw = body.categoryId;
-        if (!(raw instanceof JsonNumber) || !/^-?[0-9]{19,1000}$/.test(raw.literal)) return body;
-        const wrapped = BigInt.asIntN(64, BigInt(raw.literal));
-        return { ...body, categoryId: new JsonNumber(wrapped.toString()) };
-      });
+      categoryIdLiteral(s, (literal) =>
+        /^-?[0-9]{19,1000}$/.test(literal)
+          ? BigInt.asIntN(64, BigInt(literal)).toString()
+          : undefined,
+      );
     },
     probe: async (t) =>
       assert.equal(
