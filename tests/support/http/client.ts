@@ -100,6 +100,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Written to the target in pieces, apart in time, by the response guard. */
   segments?: Segments;
+  /**
+   * The request carries a hostile input (vocabulary/hostile.ts): left unanswered, it is that
+   * input's deviation, judged where it was sent, and no sign that its operation hangs: it does not
+   * count toward UNANSWERED_LIMIT, which would leave every later request of the operation unsent.
+   */
+  hostile?: true;
 }
 
 /** The target kept asking to wait beyond the run's bound: no check can be made. */
@@ -381,14 +387,17 @@ export class PetStoreClient {
       const { unanswered, cuts, paced } = await state.beforeRequest(operation, allowWaiting);
       // The requests that went unanswered are judged where they were sent; a check whose request
       // is not sent cannot decide anything: blocked, never charged for what the target never saw.
+      // Answered as not sent, not thrown as a skip: the check judges the answers it has, and
+      // blocks on this one only when nothing else of it failed (verdicts.ts, settle).
       if (operation && unanswered >= UNANSWERED_LIMIT) {
-        test.skip(
-          true,
-          `${notes.blockedPrefix}not sent: ${operation} left ${UNANSWERED_LIMIT} requests in a row ` +
-            `unanswered (no answer within ${this.options.timeoutMs} ms); the run does not wait on it again (${method} ${sent.url})`,
-        );
+        const why =
+          `not sent: ${operation} left ${UNANSWERED_LIMIT} requests in a row unanswered (no answer ` +
+          `within ${this.options.timeoutMs} ms); the run does not wait on it again (${method} ${sent.url})`;
+        const unsent = ApiResponse.failed(sent, operation, why, 0);
+        unsent.notSent = why;
+        return unsent;
       }
-      const answer = await this.fetchOnce(sent, headers, data, operation);
+      const answer = await this.fetchOnce(sent, headers, data, operation, options.hostile);
       const reason = throttleReason(answer, attempt);
       if (!reason) {
         // An answer the target gave at the run's pace, that a learned pace may grow on (a 503 let
@@ -430,6 +439,7 @@ export class PetStoreClient {
     headers: Record<string, string>,
     data: Buffer | undefined,
     operation: Operation | undefined,
+    hostile?: true,
   ): Promise<ApiResponse> {
     const state = this.options.state;
     this.counts.requests++;
@@ -459,7 +469,8 @@ export class PetStoreClient {
         this.redact(
           explainTransportError(guard?.connectErrorOf(sent.url) ?? error, this.options.timeoutMs),
         );
-      if (operation) state.answered(operation, !/^no answer within/.test(why));
+      const timedOut = /^no answer within/.test(why);
+      if (operation && !(timedOut && hostile)) state.answered(operation, !timedOut);
       // Headers may have come, and set a cookie, before the request failed.
       this.contextUse.cookies = true;
       const failed = ApiResponse.failed(sent, operation, why, Date.now() - started);

@@ -224,6 +224,24 @@ const describeQuery = (query: ListQuery) =>
 const limitRule = (limit: number): RequirementId =>
   limit === 1 ? 'LIST-LIMIT-MIN' : limit === 100 ? 'LIST-LIMIT-MAX' : 'LIST-LIMIT-EXACT';
 
+/**
+ * The operation of `answer` in its ordinary form, with the key: a list of one pet, getPet of a pet
+ * that exists, an ordinary NewPet (counted against the write budget); undefined when none can be
+ * sent (no pet to read).
+ */
+async function ordinaryForm(answer: ApiResponse, ask: Ask): Promise<ApiResponse | undefined> {
+  switch (answer.operation) {
+    case 'getPet': {
+      const pet = await ask.controls.existing();
+      return pet ? ask.get(pet.id) : undefined;
+    }
+    case 'createPet':
+      return ask.create({ name: ownName('ordinary'), categoryId: ask.controls.categoryId() });
+    default:
+      return ask.list({ limit: 1 });
+  }
+}
+
 // ---- The table ----
 
 /** What an answer shows by itself: no control request, the rule applied where it is named. */
@@ -476,8 +494,10 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     id: 'no-answer',
     reads: 'status',
     when: 'a request got no usable answer (refused, reset, timed out, too large)',
+    control:
+      'left hanging: the operation in its ordinary form, with the key (a list of one pet, getPet of a pet that exists, an ordinary NewPet)',
     implies:
-      "an answer that ran past its framing (more bytes than its Content-Length: its body as framed is not JSON): MEDIA-JSON, whatever the operation; a connection dropped (not left hanging) on an input the document refuses (a petId, limit or status that is no such value, a body that is no valid NewPet, with the key): that input's requirement, whichever check sent it; else the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET (else the check's own)",
+      "never sent (nothing listens any more, or the operation was left unanswered twice in a row): nothing, the check is blocked on it unless another of its answers failed; an answer that ran past its framing (more bytes than its Content-Length: its body as framed is not JSON): MEDIA-JSON, whatever the operation; a connection dropped, or left hanging while the ordinary form is answered, on an input the document refuses (a petId, limit or status that is no such value, a body that is no valid NewPet, with the key): that input's requirement, whichever check sent it; left hanging while the ordinary form is answered: the check's own (the input is the cause); else the operation's requirement: LIST-200-PETS, CREATE-201-PET or GET-200-PET (else the check's own)",
     charges: [
       'MEDIA-JSON',
       'LIST-200-PETS',
@@ -490,26 +510,37 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     ],
     conclude: async ({ answer, own }, ask) => {
       if (usable(answer)) return undefined;
+      // Never sent: nothing to judge; settle (verdicts.ts) blocks the check on it, unless
+      // another of its answers failed.
+      if (answer.notSent !== undefined) return { allowed: answer.notSent, unjudged: true };
       // An answer whose framing is wrong (more bytes than its Content-Length): its body, as framed,
       // is not the JSON it holds, whatever the operation.
       if (answer.failure?.startsWith('the answer ran past its framing')) {
         return { charge: 'MEDIA-JSON', why: `no usable answer: ${answer.failure}` };
       }
-      // A connection dropped on an input the document refuses (a panic, a crash) is that input's;
-      // a request left hanging is the operation's, as any other request of it hangs too.
+      // A connection dropped on an input the document refuses (a panic, a crash) is that input's.
       const dropped = !/^no answer within/.test(answer.failure ?? '');
-      const input = dropped && withKey(answer) ? invalidInput(answer) : undefined;
-      // Dropped, and nothing listens any more: the target stopped (crashed) with this request in
-      // flight. One the document refuses is taken for the cause; any other cannot be judged.
-      if (dropped && !input && (await ask.list({ limit: 1 })).notSent !== undefined) {
-        return {
-          blocked: `the target stopped listening while this request was in flight (did another request crash it?): its answer cannot be judged (${answer.request.method} ${answer.request.url}: ${answer.failure})`,
-        };
+      const refused = withKey(answer) ? invalidInput(answer) : undefined;
+      const operation = answer.operation ? operationRequirement[answer.operation] : own;
+      const why = (input?: { why: string }) =>
+        `no usable answer${answer.operation ? ` (${answer.operation})` : ''}${input ? ` to ${input.why}` : ''}: ${answer.failure}`;
+      if (dropped) {
+        // Dropped, and nothing listens any more: the target stopped (crashed) with this request
+        // in flight. One the document refuses is taken for the cause; any other cannot be judged.
+        if (!refused && (await ask.list({ limit: 1 })).notSent !== undefined) {
+          return {
+            blocked: `the target stopped listening while this request was in flight (did another request crash it?): its answer cannot be judged (${answer.request.method} ${answer.request.url}: ${answer.failure})`,
+          };
+        }
+        return { charge: refused?.requirement ?? operation, why: why(refused) };
       }
+      // Left hanging: the operation's when its ordinary form hangs too; when that is answered,
+      // the request's input is the cause (a parser that loops on it, a lock it never frees).
+      const ordinary = await ordinaryForm(answer, ask);
+      if (ordinary === undefined || !usable(ordinary)) return { charge: operation, why: why() };
       return {
-        charge:
-          input?.requirement ?? (answer.operation ? operationRequirement[answer.operation] : own),
-        why: `no usable answer${answer.operation ? ` (${answer.operation})` : ''}${input ? ` to ${input.why}` : ''}: ${answer.failure}`,
+        charge: refused?.requirement ?? own,
+        why: `${why(refused)}; the operation in its ordinary form (${ordinary.request.method} ${ordinary.request.path}) was answered ${ordinary.status} at once: this input is what is left unanswered`,
       };
     },
   }),

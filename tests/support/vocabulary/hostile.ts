@@ -219,7 +219,7 @@ export class HostileSweep {
     const credentials: Credentials =
       with_ === 'none' ? 'none' : 'credentials' in request ? own(request.credentials) : 'key';
     const segments = 'segments' in request ? request.segments : undefined;
-    const options = { credentials, ...(segments ? { segments } : {}) };
+    const options = { credentials, hostile: true as const, ...(segments ? { segments } : {}) };
     switch (request.operation) {
       case 'listPets':
         return 'query' in request

@@ -72,9 +72,11 @@ export function settle(name: string, judged: Judged[]): MatcherResult {
   const own = new Set<string>(ownRequirements());
   const failing: string[] = [];
   const blocking: string[] = [];
+  // A request never sent judges nothing; the check is blocked on it unless another of its
+  // answers failed.
   const unsent = judged.find(({ exchange }) => exchange.notSent !== undefined)?.exchange;
-  if (unsent) block(unsent.notSent!);
   for (const { exchange, expected, problems: found } of judged) {
+    if (exchange.notSent !== undefined) continue;
     // A body that is not UTF-8 is MEDIA-JSON's (attribution.ts, mediaProblems): the names in it
     // cannot be read, and are not compared (the diagnosis row answer-not-utf8).
     const problems = exchange.notUtf8 ? found.filter((problem) => !problem.readsText) : found;
@@ -96,6 +98,7 @@ export function settle(name: string, judged: Judged[]): MatcherResult {
   }
   // Nothing of its own failed, but the answer it needed is not there: the check cannot judge,
   // and the requirement that failed is charged (by the finding above), not this one.
+  if (failing.length === 0 && unsent) block(unsent.notSent!);
   if (failing.length === 0 && blocking.length > 0) block([...new Set(blocking)].join('; '));
   return { name, pass: failing.length === 0, message: () => failing.join('\n\n') };
 }
