@@ -907,9 +907,10 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     id: 'getpet-created-pet',
     reads: 'status',
     when: 'getPet of a pet the run created (answered 201) was answered other than 200',
-    control: '404: the list of the status it was created with (limit=100)',
+    control:
+      '404: the list of the status it was created with (limit=100); created without one, the list of each status and the list without a filter; the pet not shown, getPet of a pet they show',
     implies:
-      '410: GETPET-DEPRECATED-KEPT; an id two creates were answered with: PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64); 404 beyond 2^53: PET-ID-INT64; 404 and the list shows it: GET-200-PET (getPet does not find a pet that exists); 404 otherwise: CREATE-PERSIST (not kept); any other status: GET-200-PET',
+      '410: GETPET-DEPRECATED-KEPT; an id two creates were answered with: PET-ID-UNIQUE (beyond 2^53 PET-ID-INT64); 404 beyond 2^53: PET-ID-INT64; 404 and the list of its status (created without one: of each status, or without a filter) shows it, or getPet does not find a pet the lists show either: GET-200-PET (getPet does not find a pet that exists); 404 otherwise: CREATE-PERSIST (not kept); any other status: GET-200-PET',
     charges: [
       'GETPET-DEPRECATED-KEPT',
       'PET-ID-INT64',
@@ -939,14 +940,27 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
           why: `status 404, not 200: pet ${known.id}, created with 201, is not found by its id (beyond 2^53: read through a double?)`,
         };
       }
-      if (known.status !== undefined) {
-        const listed = await ask.list({ status: known.status, limit: 100 });
-        if (idsIn(listed).has(known.id)) {
-          return {
-            charge: 'GET-200-PET',
-            why: `status 404, not 200: pet ${known.id} is listed (status=${known.status}), and getPet does not find it`,
-          };
-        }
+      // Created without a status, the pet may be stored under any, or none: each status's list
+      // is asked, and the list without a filter.
+      const queries: { status?: string; limit: number }[] =
+        known.status !== undefined
+          ? [{ status: known.status, limit: 100 }]
+          : [...petStatuses.map((status) => ({ status, limit: 100 })), { limit: 100 }];
+      const lists = await together(queries.map((query) => ask.list(query)));
+      const shownIn = queries.find((_, index) => idsIn(lists[index]!).has(known.id));
+      if (shownIn !== undefined) {
+        return {
+          charge: 'GET-200-PET',
+          why: `status 404, not 200: pet ${known.id} is listed (${shownIn.status === undefined ? 'no filter' : `status=${shownIn.status}`}), and getPet does not find it`,
+        };
+      }
+      // Not on the lists' first pages (a store of more pets): getPet of a pet they do show.
+      const listed = lists.flatMap((list) => [...idsIn(list)]).find((id) => !isContested(id));
+      if (listed !== undefined && (await ask.get(listed)).status === 404) {
+        return {
+          charge: 'GET-200-PET',
+          why: `status 404, not 200: getPet does not find pet ${listed} either, which a list shows`,
+        };
       }
       return {
         charge: 'CREATE-PERSIST',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { INT64_MAX, INT64_MIN } from '../../int64.ts';
 import { ok } from '../../service.ts';
 import { afterOperation } from '../helpers.ts';
-import { AUTH, assertError, field, statusOf } from '../probe.ts';
+import { AUTH, assertError, each, field, statusOf } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 export const getPetFaults: Variant[] = [
@@ -120,6 +120,21 @@ export const getPetFaults: Variant[] = [
         ]);
       assertError(await t.get('/pets/abc'), 400);
       assert.equal(field(await t.get('/pets/1'), 'id'), 1n);
+    },
+  },
+  {
+    name: 'get-never-finds',
+    kind: 'fault',
+    breaks: 'GET-200-PET',
+    description:
+      "getPet answers 404 for every pet: the store is keyed by numbers and looked up by the petId's text (a Ruby Hash of Integer keys read with a String). Lists show every pet.",
+    apply(s) {
+      s.findPet = () => undefined;
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      assertError(await t.get('/pets/1'), 404);
+      assert.deepEqual(each(await t.get('/pets'), 'id'), [1n]);
     },
   },
   {
