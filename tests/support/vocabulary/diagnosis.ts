@@ -77,6 +77,8 @@ export interface Deviations {
   short: { answer: ApiResponse; query: ListQuery; missing: WantedPet[] };
   /** A create whose body asked for an id, answered with that very id. */
   'chosen-id': { answer: ApiResponse; asked: bigint };
+  /** getPet of an id no pet is known to have, answered 200 with another pet (`shown`). */
+  'other-pet': { answer: ApiResponse; asked: bigint; shown: bigint };
   /** A store grown to hold `expected` pets whose list (limit=100) holds fewer. */
   store: { answer: ApiResponse; created: readonly Pet[]; expected: number };
 }
@@ -348,12 +350,11 @@ const answerRows: readonly Row<'answer'>[] = [
   {
     id: 'ids-apart',
     reads: 'answer',
-    when: 'one id stands for two pets: creates answered with one id, an id a pet already has, a list showing different pets under one id, getPet answering another pet',
+    when: 'one id stands for two pets: creates answered with one id, an id a pet already has, a list showing different pets under one id',
     implies:
-      'PET-ID-UNIQUE (getPet: GET-200-PET); beyond 2^53, where a double merges neighbouring ids, PET-ID-INT64; a create given the id its body asked for: PET-ID-ASSIGNED',
-    charges: ['PET-ID-UNIQUE', 'PET-ID-INT64', 'GET-200-PET', 'PET-ID-ASSIGNED'],
-    appliedIn:
-      'matchers.ts, listedProblems, toGetDistinctIds, toGetANewId, toGetAnIdOtherThan, toAnswerUnknownId',
+      'PET-ID-UNIQUE; beyond 2^53, where a double merges neighbouring ids, PET-ID-INT64; a create given the id its body asked for: PET-ID-ASSIGNED',
+    charges: ['PET-ID-UNIQUE', 'PET-ID-INT64', 'PET-ID-ASSIGNED'],
+    appliedIn: 'matchers.ts, listedProblems, toGetDistinctIds, toGetANewId, toGetAnIdOtherThan',
   },
   {
     id: 'listed-twice',
@@ -1152,6 +1153,37 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     },
   }),
 
+  // What getPet answering another pet for an id no pet has is charged to.
+  row({
+    id: 'unknown-id-other-pet',
+    reads: 'other-pet',
+    when: 'getPet of an id no pet is known to have was answered 200 with another pet',
+    control: 'getPet of a pet that exists (one of the run’s)',
+    implies:
+      'beyond 2^53, the same id as a double: PET-ID-INT64; that pet read back as itself: getPet finds existing pets, and answers one for an id no pet has (a petId read into 32 bits), GET-404-UNKNOWN; else getPet answers the wrong pet whatever it is asked, GET-200-PET',
+    charges: ['PET-ID-INT64', 'GET-404-UNKNOWN', 'GET-200-PET'],
+    conclude: async ({ asked, shown }, ask) => {
+      if (beyondDoubleRange(asked) && Number(shown) === Number(asked)) {
+        return {
+          charge: 'PET-ID-INT64',
+          why: `getPet of ${asked} answered pet ${shown}: the same id as a double`,
+        };
+      }
+      const existing = await ask.controls.existing();
+      const read = existing ? await ask.get(existing.id) : undefined;
+      if (read && usable(read) && read.status === 200 && petIn(read)?.id === existing?.id) {
+        return {
+          charge: 'GET-404-UNKNOWN',
+          why: `getPet of ${asked}, an id no pet has, answered pet ${shown}, while getPet of pet ${existing!.id} answers that very pet`,
+        };
+      }
+      return {
+        charge: 'GET-200-PET',
+        why: `getPet of ${asked} answered pet ${shown}${existing ? `, and getPet of pet ${existing.id} did not answer that pet either` : ''}`,
+      };
+    },
+  }),
+
   // What a store that lists fewer pets than it was made to hold is charged to.
   row({
     id: 'store-lost-pets',
@@ -1738,6 +1770,18 @@ export function passing5xxCharge(first: ApiResponse, again: ApiResponse): Charge
   return {
     requirement: 'NO-5XX',
     text: `status ${first.status}; the same request sent again at once was answered ${again.status}: a 5xx that does not come back (the target fails now and then)`,
+  };
+}
+
+/** getPet of an id no pet has, answered with another pet: the rule the table finds. */
+export async function diagnoseOtherPet(deviation: Deviations['other-pet']): Promise<Charged> {
+  const found = await walk('other-pet', deviation, new Ask(controlsOf()));
+  if (found && 'charge' in found.conclusion) {
+    return { requirement: found.conclusion.charge, text: found.conclusion.why };
+  }
+  return {
+    requirement: 'GET-200-PET',
+    text: `getPet of ${deviation.asked} answered pet ${deviation.shown}`,
   };
 }
 

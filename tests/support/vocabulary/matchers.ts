@@ -39,6 +39,7 @@ import {
 import {
   type WantedPet,
   diagnoseChosenId,
+  diagnoseOtherPet,
   diagnoseCount,
   diagnoseShort,
   diagnoseStatus,
@@ -677,8 +678,7 @@ const matchers = {
   /**
    * getPet of an id no pet is known to have: 404 with an Error, or (on a shared store, where
    * another client's pet may hold any id) 200 with that very pet. A 200 without a Pet answers an
-   * id no pet has; a 200 with another pet is getPet's own deviation (GET-200-PET), or beyond 2^53
-   * the same id as a double, an id not kept exact (PET-ID-INT64).
+   * id no pet has; a 200 with another pet is charged by the diagnosis (row unknown-id-other-pet).
    */
   async toAnswerUnknownId(
     received: ApiResponse,
@@ -694,11 +694,7 @@ const matchers = {
       if (shown === undefined) {
         problems.push({ requirement: own, text: `status 200 without a Pet, not 404` });
       } else if (shown !== id) {
-        const rounded = beyondDoubleRange(id) && Number(shown) === Number(id);
-        problems.push({
-          requirement: rounded ? 'PET-ID-INT64' : 'GET-200-PET',
-          text: `getPet of ${id} answered pet ${shown}${rounded ? ': the same id as a double' : ''}`,
-        });
+        problems.push(await diagnoseOtherPet({ answer: received, asked: id, shown }));
       }
     }
     return settle('toAnswerUnknownId', [

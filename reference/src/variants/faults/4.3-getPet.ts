@@ -140,7 +140,7 @@ export const getPetFaults: Variant[] = [
   {
     name: 'get-petid-int32',
     kind: 'fault',
-    breaks: 'GET-200-PET',
+    breaks: 'GET-404-UNKNOWN',
     description:
       "The petId is read into a 32-bit int (C's sscanf %d, (int)strtol): its low 32 bits, so an id 2^32 above or below an existing pet's reads that pet.",
     apply(s) {
