@@ -257,6 +257,15 @@ const answerRows: readonly Row<'answer'>[] = [
     appliedIn: 'attribution.ts, mediaProblems',
   },
   {
+    id: 'encoded-slash-refused',
+    reads: 'answer',
+    when: 'a request whose path holds an encoded slash (%2F) was answered 400 or 404, with the key or without',
+    implies:
+      'allowed, its body unjudged: %2F is data inside a segment (RFC 3986 §2.2), yet servers and gateways refuse it before any service sees it, with a page of their own (Apache’s AllowEncodedSlashes Off: 404; Tomcat: 400); any other answer is judged as the check expects',
+    charges: [],
+    appliedIn: 'matchers.ts, statusOf',
+  },
+  {
     id: 'not-json',
     reads: 'answer',
     when: 'a body is no JSON at all (an HTML page, plain text)',

@@ -144,6 +144,8 @@ async function statusOf(
   own: RequirementId,
   about: { newPet?: SentPet; known?: WantedPet } = {},
 ): Promise<StatusOutcome> {
+  // A path with an encoded slash refused before the service (diagnosis row encoded-slash-refused).
+  if (refusedEncodedSlash(response)) return { problems: [], allowed: 'unjudged' };
   if (response.failure === undefined && statusMatches(expected, response.status)) {
     return { problems: [] };
   }
@@ -156,6 +158,20 @@ async function statusOf(
   return 'allowed' in charged
     ? { problems: [], allowed: charged.judged ? 'judged' : 'unjudged' }
     : { problems: [{ ...charged, blocks: true }] };
+}
+
+/**
+ * A request whose path holds an encoded slash (%2F), answered 400 or 404: RFC 3986 makes %2F data
+ * inside a segment, yet servers and gateways refuse it before any service sees it (Apache's
+ * AllowEncodedSlashes Off: 404; Tomcat: 400), key or none, with a page of their own.
+ */
+function refusedEncodedSlash(response: ApiResponse): boolean {
+  const path = new URL(response.request.url).pathname;
+  return (
+    response.failure === undefined &&
+    (response.status === 400 || response.status === 404) &&
+    /%2f/i.test(path)
+  );
 }
 
 /** An error answer's media type and Error body: never blocking, the status decided without them. */

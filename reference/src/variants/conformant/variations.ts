@@ -14,6 +14,7 @@ import {
   everyReply,
 } from '../helpers.ts';
 import {
+  AUTH,
   INT64_MAX,
   INT64_MIN,
   assertError,
@@ -245,6 +246,31 @@ export const variations: Variant[] = [
       assertError(await t.create({ name: '', categoryId: 1 }), 400);
       assertError(await t.create({ name: 'n'.repeat(65), categoryId: 1 }), 400);
       assert.equal(await statusOf(t.create({ name: '🐶'.repeat(64), categoryId: 1 })), 201);
+    },
+  },
+  {
+    name: 'encoded-slash-refused',
+    kind: 'conformant',
+    description:
+      "A path holding an encoded slash (%2F) is answered 404 with an HTML page before the service, key or none: Apache's AllowEncodedSlashes Off in front.",
+    apply(s) {
+      const handle = s.handle;
+      s.handle = (req) =>
+        /%2f/i.test(req.path ?? '')
+          ? Promise.resolve({
+              status: 404,
+              headers: { 'content-type': 'text/html' },
+              text: '<html><body><h1>Not Found</h1></body></html>\n',
+            })
+          : handle(req);
+    },
+    probe: async (t) => {
+      for (const headers of [AUTH, {}]) {
+        const answer = await t.get('/pets/1%2Fx', headers);
+        assert.equal(answer.status, 404);
+        assert.equal(answer.headers.get('content-type'), 'text/html');
+      }
+      assertError(await t.get('/pets/1x'), 400);
     },
   },
   {

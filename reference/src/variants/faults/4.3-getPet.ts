@@ -1,5 +1,6 @@
 // Section 4.3, Get an animal (getPet): faults in finding the pet, 404 and the petId check.
 import assert from 'node:assert/strict';
+import { posix } from 'node:path';
 import { INT64_MAX, INT64_MIN } from '../../int64.ts';
 import { ok } from '../../service.ts';
 import { afterOperation } from '../helpers.ts';
@@ -135,6 +136,56 @@ export const getPetFaults: Variant[] = [
     probe: async (t) => {
       assertError(await t.get('/pets/1'), 404);
       assert.deepEqual(each(await t.get('/pets'), 'id'), [1n]);
+    },
+  },
+  {
+    name: 'get-petid-decoded-split',
+    kind: 'fault',
+    breaks: 'GET-PETID-INVALID',
+    description:
+      "The path is percent-decoded whole, then split on '/' (a router over the decoded path): /pets/1%2Fx is /pets/1/x to it, whose segment after pets, 1, names pet 1.",
+    apply(s) {
+      const dispatch = s.dispatch;
+      s.dispatch = (req) => {
+        if (req.method !== 'GET' || !/^\/pets\/.*%2f/i.test(req.path ?? '')) return dispatch(req);
+        const segment = decodeURIComponent(req.path!).split('/')[2] ?? '';
+        return dispatch({ ...req, path: `/pets/${encodeURIComponent(segment)}` });
+      };
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      assert.equal(field(await t.get('/pets/1%2Fx'), 'id'), 1n);
+      assert.equal(field(await t.get('/pets/1%2F'), 'id'), 1n);
+      assertError(await t.get('/pets/1x'), 400);
+    },
+  },
+  {
+    name: 'get-petid-decoded-cleaned',
+    kind: 'fault',
+    breaks: 'GET-PETID-INVALID',
+    description:
+      "Go's ServeMux: the path is percent-decoded, then cleaned of empty and dot segments, and a path that cleaning changes is redirected there (301, an HTML body), before any handler or key: /pets/1%2F%2Fx goes to /pets/1/x, /pets/1%2F..%2F to /pets/.",
+    apply(s) {
+      const dispatch = s.dispatch;
+      s.dispatch = (req) => {
+        if (!/%2f/i.test(req.path ?? '')) return dispatch(req);
+        const decoded = decodeURIComponent(req.path!);
+        const cleaned = posix.normalize(decoded);
+        if (cleaned === decoded) return dispatch(req);
+        const html = `<a href="${cleaned}">Moved Permanently</a>.\n`;
+        return Promise.resolve({
+          status: 301,
+          headers: { location: `${s.config.basePath}${cleaned}`, 'content-type': 'text/html' },
+          text: html,
+        });
+      };
+    },
+    probeSeedPets: 1,
+    probe: async (t) => {
+      for (const path of ['/pets/1%2F%2Fx', '/pets/1%2F..%2F']) {
+        assert.equal(await t.rawGet(path, AUTH.authorization), 301, path);
+      }
+      assertError(await t.get('/pets/1%2F'), 400);
     },
   },
   {
