@@ -264,12 +264,15 @@ export class RunState {
     appendFileSync(this.chosen, `${id}\n`);
   }
 
-  /** Whether a create of the run was given this id because its body asked for it. */
-  chosenByBody(id: bigint): boolean {
+  /** How many creates of the run were given this id because their body asked for it. */
+  timesChosenByBody(id: bigint): number {
     try {
-      return readFileSync(this.chosen, 'utf8').split('\n').includes(String(id));
+      const line = String(id);
+      return readFileSync(this.chosen, 'utf8')
+        .split('\n')
+        .filter((each) => each === line).length;
     } catch {
-      return false;
+      return 0;
     }
   }
 

@@ -13,7 +13,7 @@ import type { KnownPet, SentPet } from './attribution.ts';
 interface RunCreates {
   timesCreated(id: bigint): number;
   createsInFlight(): number;
-  chosenByBody(id: bigint): boolean;
+  timesChosenByBody(id: bigint): number;
 }
 
 interface Registry {
@@ -31,7 +31,7 @@ let current: Registry = {
   known: new Map(),
   accepted: new Set(),
   contested: new Set(),
-  runCreates: { timesCreated: () => 0, createsInFlight: () => 0, chosenByBody: () => false },
+  runCreates: { timesCreated: () => 0, createsInFlight: () => 0, timesChosenByBody: () => 0 },
 };
 
 /** Follows the registry of the test's target, and the run's record of its created ids. */
@@ -68,9 +68,14 @@ export function createsInFlight(): number {
   return current.runCreates.createsInFlight();
 }
 
-/** Whether a create of the run was given this id because its body asked for it (PET-ID-ASSIGNED). */
+/**
+ * Whether a create of the run was given this id because its body asked for it (PET-ID-ASSIGNED),
+ * and no two creates that asked for none were given it too: then the service gives one id to
+ * several pets whatever the body says (PET-ID-UNIQUE's).
+ */
 export function isChosenByBody(id: bigint): boolean {
-  return current.runCreates.chosenByBody(id);
+  const chosen = current.runCreates.timesChosenByBody(id);
+  return chosen > 0 && current.runCreates.timesCreated(id) - chosen < 2;
 }
 
 /** Whether two creates of the run were answered with this id (two pets under one id). */

@@ -442,6 +442,30 @@ export const resourceFaults: Variant[] = [
     },
   },
   {
+    name: 'id-counter-double-stuck',
+    kind: 'fault',
+    breaks: 'PET-ID-UNIQUE',
+    description:
+      "The id counter is a double (JavaScript's number) that starts near 2^53: past 2^53, adding 1 changes nothing, and every new pet gets id 2^53, each stored beside the others.",
+    settings: { firstId: 2n ** 53n - 40n },
+    apply(s) {
+      let counter: number | undefined;
+      const nextId = s.nextId;
+      s.nextId = async () => {
+        counter ??= Number(await nextId());
+        const id = BigInt(counter);
+        counter += 1;
+        return id;
+      };
+    },
+    probe: async (t) => {
+      const ids: unknown[] = [];
+      for (let i = 0; i < 42; i++) ids.push(field(await t.post(valid), 'id'));
+      assert.equal(ids[0], 2n ** 53n - 40n);
+      assert.deepEqual(ids.slice(-2), [2n ** 53n, 2n ** 53n]);
+    },
+  },
+  {
     name: 'categoryid-integral-as-double',
     kind: 'fault',
     breaks: 'NEWPET-CATEGORYID-INT64',
