@@ -979,6 +979,26 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     },
   }),
 
+  row({
+    id: 'getpet-gone',
+    reads: 'status',
+    when: 'getPet was answered 410 (Gone) where another status was due (an id no pet has, a petId that is no int64)',
+    control: 'getPet of a pet that exists (one of the run’s)',
+    implies:
+      'that answered 410 too: getPet is gone before its announced removal, GETPET-DEPRECATED-KEPT; else the next rows read it',
+    charges: ['GETPET-DEPRECATED-KEPT'],
+    conclude: async ({ answer }, ask) => {
+      if (answer.operation !== 'getPet' || !usable(answer) || answer.status !== 410) return;
+      const existing = await ask.controls.existing();
+      const read = existing ? await ask.get(existing.id) : undefined;
+      if (!read || !usable(read) || read.status !== 410) return;
+      return {
+        charge: 'GETPET-DEPRECATED-KEPT',
+        why: `status 410, and getPet of pet ${existing!.id}, which exists, is answered 410 too: getPet is gone before its announced removal`,
+      };
+    },
+  }),
+
   // What a 200 list holding the wrong number of pets is charged to.
   row({
     id: 'count-default-filtered',
