@@ -244,6 +244,45 @@ async function ordinaryForm(answer: ApiResponse, ask: Ask): Promise<ApiResponse 
   }
 }
 
+/**
+ * A page capped below its limit (row short-page-capped). A list of C pets holds C again at
+ * limit=C+1, and so does the list without a filter, while more than C pets are listed: without a
+ * filter, a pet of a status it shows pets of, listed under that status, is left out; with one, the
+ * lists of the statuses hold more than C pets together. The list without a filter at C+1, asked
+ * once more after those lists, still holds C: no pet another client added explains it.
+ */
+async function pageCapped(
+  answer: ApiResponse,
+  query: ListQuery,
+  ask: Ask,
+): Promise<Conclusion | undefined> {
+  const count = countOf(answer) ?? 0;
+  if (count === 0 || count + 1 >= Math.min(limitOf(query), 100)) return;
+  const above = { limit: count + 1 };
+  if (countOf(await ask.list({ status: query.status, ...above })) !== count) return;
+  if (query.status !== undefined && countOf(await ask.list(above)) !== count) return;
+  const lists = await together(petStatuses.map((status) => ask.list({ status, limit: 100 })));
+  const listed = new Map(lists.flatMap((list) => petsIn(list)).map((pet) => [pet.id, pet]));
+  let beyond: string | undefined;
+  if (query.status === undefined) {
+    const shown = idsIn(answer);
+    const shownStatuses = new Set(petsIn(answer).map((pet) => pet.status));
+    const left = [...listed.values()].find(
+      (pet) => !shown.has(pet.id) && shownStatuses.has(pet.status) && !isContested(pet.id),
+    );
+    if (!left) return;
+    beyond = `pet ${left.id} (status=${left.status}), listed under its status, is left out`;
+  } else if (listed.size > count) {
+    beyond = `the lists of the statuses hold ${listed.size} pets together, and the list without a filter at limit=${count + 1} holds ${count} too`;
+  } else return;
+  // Asked again, after the pets were listed: pets another client added in between are no cap.
+  if (countOf(await ask.controls.api.listPets(above)) !== count) return;
+  return {
+    charge: 'LIST-LIMIT-EXACT',
+    why: `the list holds ${count} pets at ${describeQuery(query)}, and ${count} at limit=${count + 1}, though ${beyond}: no page holds more than ${count} pets, whatever the limit`,
+  };
+}
+
 // ---- The table ----
 
 /** What an answer shows by itself: no control request, the rule applied where it is named. */
@@ -1244,10 +1283,11 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
     id: 'store-new-pets-unlisted',
     reads: 'store',
     when: 'a store grown to hold N pets lists none of the pets just created, and fewer than N',
-    control: 'getPet of the first of them; when it is found, the list at limit=1',
+    control:
+      'getPet of the first of them; when it is found, the controls of the row short-page-capped, then the list at limit=1',
     implies:
-      'not found: CREATE-PERSIST (they were not kept); found, and limit=1 lists one pet: LIST-COMPLETE (the list leaves them out); otherwise nothing here, the counts judge (a list one short at every limit, or a limit not read)',
-    charges: ['CREATE-PERSIST', 'LIST-COMPLETE'],
+      'not found: CREATE-PERSIST (they were not kept); found, and a page capped below its limit (row short-page-capped): LIST-LIMIT-EXACT; found, and limit=1 lists one pet: LIST-COMPLETE (the list leaves them out); otherwise nothing here, the counts judge (a list one short at every limit, or a limit not read)',
+    charges: ['CREATE-PERSIST', 'LIST-LIMIT-EXACT', 'LIST-COMPLETE'],
     conclude: async ({ answer, created, expected }, ask) => {
       const shown = idsIn(answer);
       const [first] = created;
@@ -1259,6 +1299,8 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
           why: `none of the ${created.length} pets just created (201) is listed, and getPet does not find pet ${first.id}: they were not kept`,
         };
       }
+      const capped = await pageCapped(answer, listQueryOf(answer.request), ask);
+      if (capped) return capped;
       const one = await ask.list({ limit: 1 });
       if (countOf(one) !== 1) return;
       return {
@@ -1332,6 +1374,17 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
           }
         : undefined;
     },
+  }),
+  row({
+    id: 'short-page-capped',
+    reads: 'short',
+    when: 'a list holds C pets, at a limit above C + 1, leaving out pets that exist',
+    control:
+      'the same list at limit=C+1 (with a filter, the list without one too); when that holds C, the list of each status (limit=100), then the list without a filter at limit=C+1 once more',
+    implies:
+      'more than C pets listed (without a filter: a pet of a status the short list shows pets of, left out of it; with one: more than C pets in the lists of the statuses together), and the list at C+1 holding C again after they were listed: the page stops at C whatever the limit, LIST-LIMIT-EXACT (a list that leaves out a whole status, or pets no list shows, is not a cap: the next rows read it)',
+    charges: ['LIST-LIMIT-EXACT'],
+    conclude: ({ answer, query }, ask) => pageCapped(answer, query, ask),
   }),
   row({
     id: 'short-count-off',

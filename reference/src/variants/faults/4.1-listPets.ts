@@ -66,6 +66,23 @@ export const listPetsFaults: Variant[] = [
     probe: async (t) => assert.equal(count(await t.get('/pets?limit=5')), 4),
   },
   {
+    name: 'list-limit-capped-50',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-EXACT',
+    description:
+      'The store caps every page at 50 pets (a page size of its own): a limit from 51 to 100 lists 50 pets when more exist.',
+    apply(s) {
+      const selectPets = s.selectPets;
+      s.selectPets = (query) => selectPets({ ...query, limit: Math.min(query.limit, 50) });
+    },
+    probeSeedPets: 60,
+    probe: async (t) => {
+      assert.equal(count(await t.get('/pets?limit=60')), 50);
+      assert.equal(count(await t.get('/pets?limit=50')), 50);
+      assert.equal(count(await t.get('/pets?limit=7')), 7);
+    },
+  },
+  {
     name: 'list-limit-plus-one',
     kind: 'fault',
     breaks: 'LIST-LIMIT-EXACT',
