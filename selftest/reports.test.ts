@@ -33,6 +33,7 @@ import {
   summarize,
 } from '../tests/support/reporting/summary.ts';
 import { curlCommand, requestLine, responseLine } from '../tests/support/reporting/failure-text.ts';
+import { amendJunit } from '../tests/support/reporting/junit.ts';
 import { ApiResponse } from '../tests/support/http/response.ts';
 import { listBodyProblems } from '../tests/support/vocabulary/attribution.ts';
 import { catalogue } from '../requirements/catalogue.ts';
@@ -524,6 +525,71 @@ test('the console says why a requirement failed when only a finding of a passing
     lines,
     /\n {2}PETSTATUS-ENUM failed: \[PETSTATUS-ENUM\] GET http:\/\/t\/v1\/pets .*\n {4}Expected: 200 with Pets\n {4}Received: 200\n {4} {2}- status null/,
   );
+});
+
+test('JUnit fails the requirement a finding of a passing check charged, in a requirements suite', () => {
+  const record: TestRecord = {
+    project: '',
+    title: 'a list',
+    file: 'tests/listPets.spec.ts',
+    line: 1,
+    requirements: ['LIST-200-PETS'],
+    outcome: 'passed',
+    status: 'passed',
+    durationMs: 1,
+    charges: [
+      {
+        requirement: 'PETSTATUS-ENUM',
+        message: '[PETSTATUS-ENUM] GET http://t/v1/pets?x=<&> (Authorization: Bearer <API_KEY>)',
+        source: 'finding',
+      },
+    ],
+    inconclusive: [],
+    notRun: [],
+    requests: 1,
+    petsCreated: 0,
+    throttled: 0,
+    pausedMs: 0,
+    advisories: [],
+  };
+  const facts = {
+    target: 'http://t/v1',
+    runId: 'r',
+    seed: 1,
+    strict: false,
+    petNamePrefix: 'conformance-r-',
+    suiteVersion: '0',
+    startedAt: '2026-11-29T00:00:00Z',
+    finishedAt: '2026-11-29T00:00:01Z',
+    status: 'passed',
+  };
+  const summary = summarize(facts, [record]);
+  const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+  const file = join(dir, 'junit.xml');
+  // As Playwright's JUnit reporter writes it: the check passed.
+  writeFileSync(
+    file,
+    '<testsuites id="" name="" tests="1" failures="0" skipped="0" errors="0" time="1">\n' +
+      '<testsuite name="listPets.spec.ts" tests="1" failures="0" skipped="0" time="1" errors="0">\n' +
+      '<testcase name="a list" classname="listPets.spec.ts" time="1"></testcase>\n</testsuite>\n</testsuites>\n',
+  );
+  amendJunit(file, [summary]);
+  const xml = readFileSync(file, 'utf8');
+  rmSync(dir, { recursive: true });
+  const normative = summary.requirements.length;
+  const notPassed = summary.requirements.filter((item) => item.verdict !== 'passed');
+  const skipped = notPassed.filter((item) => item.verdict !== 'failed').length;
+  assert.match(
+    xml,
+    new RegExp(`^<testsuites [^>]*tests="${1 + normative}" failures="1" skipped="${skipped}"`),
+  );
+  assert.equal(xml.match(/classname="requirements"/g)?.length, normative);
+  assert.match(
+    xml,
+    /<testcase name="PETSTATUS-ENUM \(§2\)[^"]*" classname="requirements" time="0">\n<failure message="PETSTATUS-ENUM failed: \[PETSTATUS-ENUM\] GET http:\/\/t\/v1\/pets\?x=&lt;&amp;&gt;/,
+  );
+  assert.equal(xml.match(/<failure /g)?.length, 1);
+  assert.ok(xml.trimEnd().endsWith('</testsuite>\n</testsuites>'));
 });
 
 test('a body quoted in a failure shows its numbers as sent: exact, not quoted', () => {

@@ -10,8 +10,8 @@
  * target's preflight can fail with its tests blocked, and a failure the baseline tolerates is one
  * Playwright counts as expected. So `npm run conformance` exits as the command does.
  *
- * It runs after the redacting reporter (and after the CTRF reporter, whose file it sets right:
- * ctrf.ts), and redacts what it writes once more.
+ * It runs after the redacting reporter (and after the CTRF and JUnit reporters, whose files it
+ * sets right: ctrf.ts, junit.ts), and redacts what it writes once more.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
@@ -27,6 +27,7 @@ import type {
 import { idsAmong } from '../../../requirements/catalogue.ts';
 import { badgeOf } from './badge.ts';
 import { amendCtrf } from './ctrf.ts';
+import { amendJunit } from './junit.ts';
 import { runGate, statusOf } from './gate.ts';
 import { renderOverviewHtml, renderSummaryHtml } from './summary-html.ts';
 import { renderSummaryMd } from './summary-md.ts';
@@ -300,6 +301,7 @@ export default class ConformanceReporter implements Reporter {
     write(reportPaths.summaryMd, renderSummaryMd(summaries, overview));
     write(reportPaths.badge, badgeJson(summaries));
     amendCtrf(reportPaths.ctrf);
+    amendJunit(reportPaths.junit, summaries);
     const page = relative(process.cwd(), reportPaths.summaryHtml);
     // Playwright's own exit code is 0 or 1: a gate of 2 is the command's (and the action's).
     const whose = gate.code > 1 ? ' (petstore-conformance exits so; playwright test, 1)' : '';
