@@ -206,6 +206,18 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
       : recognised
         ? undefined
         : judge(answer.response, answer.body, options.maxResponseBytes, wait.waitedMs);
+    // JSON, but no array (null, an object): the interface's list broken, or another service?
+    // Without a key, the interface answers 401 with an Error: then the address is right.
+    if (finding?.[0] === notAnArray) {
+      const keyless = await once(undefined);
+      if (keyless.exchange.status === 401 && isErrorBody(keyless.body)) {
+        finding = [
+          `the list of pets is JSON but no array: GET /pets must answer 200 with Pets, an array (section 4.1); without a key it was answered 401 with an Error, so the interface answers at this address`,
+          'No check can be made without the list of pets.',
+          ...finding.slice(2),
+        ] as Finding;
+      }
+    }
   } catch (thrown) {
     // What the guard ended the request for: an answer past the size limit, one that ran past its
     // framing; a refused connection is a connection error like any other.
@@ -382,6 +394,8 @@ function keyRejected(answers: readonly Pick<Answer, 'exchange'>[]): Finding {
   ];
 }
 
+const notAnArray = 'not this interface: the answer is JSON but not an array';
+
 /** What is wrong with the answer, or nothing when it is a JSON array. */
 function judge(
   response: APIResponse,
@@ -452,7 +466,7 @@ function judge(
   }
   if (!Array.isArray(value)) {
     return [
-      'not this interface: the answer is JSON but not an array',
+      notAnArray,
       `A JSON array of pets was expected (section 4.1: 200 answers Pets, an array). ${baseHint}`,
       'LIST-200-PETS',
       '200 with Pets, a JSON array',

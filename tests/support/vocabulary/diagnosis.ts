@@ -529,7 +529,9 @@ const preflightRows: readonly Row<'preflight'>[] = [
     id: 'preflight-not-a-list',
     reads: 'preflight',
     when: 'the answer is JSON, but no array',
-    implies: 'LIST-200-PETS, and the run stops',
+    control: 'the same request without a key',
+    implies:
+      'LIST-200-PETS, and the run stops: at the right address when the control is answered 401 with an Error, else not this interface',
     charges: ['LIST-200-PETS'],
     appliedIn: 'setup/preflight-check.ts, judge',
   },
