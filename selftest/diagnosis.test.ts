@@ -26,6 +26,22 @@ test('the table: unique row ids, prose for every row, logic for every row that r
   }
 });
 
+test('count-ids-given-twice: a list short by no more than the creates given a taken id is blocked, not charged', async () => {
+  const row = diagnosisTable.find((each) => each.id === 'count-ids-given-twice')!;
+  const conclude = (givenAgain: number, count: number, more = false) =>
+    row.conclude!(
+      { answer: undefined, query: {}, count, expected: 99, more } as never,
+      { controls: { api: { options: { state: { idsGivenAgain: () => givenAgain } } } } } as never,
+    );
+  // The Ruby audit's id race in a store keyed by id: 14 pets short, 14 creates given taken ids.
+  const blocked = await conclude(14, 85);
+  assert.ok(blocked && 'blocked' in blocked, JSON.stringify(blocked));
+  assert.match(blocked.blocked, /85 pets listed, not 99, and 14 create\(s\)/);
+  assert.equal(await conclude(13, 85), undefined, 'more missing than ids given again');
+  assert.equal(await conclude(0, 98), undefined, 'no id given again');
+  assert.equal(await conclude(14, 100, true), undefined, 'too many is never explained so');
+});
+
 const post = (body: string | Buffer, contentType = 'application/json'): SentRequest => {
   const bytes = Buffer.from(body);
   const request: SentRequest = {

@@ -287,6 +287,18 @@ export class RunState {
     return [...new Set(text.split('\n').filter(Boolean))].map((line) => BigInt(line));
   }
 
+  /** How many creates of this run, in all its workers, were answered with an id an earlier one had. */
+  idsGivenAgain(): number {
+    let text: string;
+    try {
+      text = readFileSync(this.idsFile, 'utf8');
+    } catch {
+      return 0;
+    }
+    const lines = text.split('\n').filter(Boolean);
+    return lines.length - new Set(lines).size;
+  }
+
   /** How many creates of this run, in all its workers, were answered with this id. */
   timesCreated(id: bigint): number {
     let text: string;

@@ -1042,6 +1042,22 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
 
   // What a 200 list holding the wrong number of pets is charged to.
   row({
+    id: 'count-ids-given-twice',
+    reads: 'count',
+    when: 'a list holds fewer pets than its limit expects, and creates of the run were answered with ids other creates had',
+    implies:
+      'no more pets missing than creates given a taken id: the store may hold fewer pets than were created (two pets under one id, one kept), PET-ID-UNIQUE’s (charged where the ids were given); the count cannot be judged, and the check is blocked',
+    charges: [],
+    conclude: ({ count, expected, more }, ask) => {
+      if (more) return;
+      const twice = ask.controls.api.options.state.idsGivenAgain();
+      if (twice === 0 || expected - count > twice) return;
+      return {
+        blocked: `${count} pets listed, not ${expected}, and ${twice} create(s) of the run were answered with an id another create had: the store may hold fewer pets than were created (PET-ID-UNIQUE's), so the count cannot be judged`,
+      };
+    },
+  }),
+  row({
     id: 'count-default-filtered',
     reads: 'count',
     when: 'a list with a status filter and no limit holds another number of pets than the default allows',
