@@ -83,15 +83,17 @@ function twinsOf(cases: readonly HostileCase[], answers: readonly ApiResponse[])
   );
   const statusOf = (each: HostileCase) => answers[cases.indexOf(each)]!.status;
   const twins: Twin[] = [];
+  const segmentOf = (each: HostileCase) => (each.request as { segment: string }).segment;
+  // An encoded slash goes in a twin of its own: a front that refuses any path holding one (the
+  // diagnosis row encoded-slash-refused) would otherwise answer for every other petId with it.
   const petIds = refused.filter((each) => each.request.operation === 'getPet');
-  if (petIds.length > 0) {
+  const slashed = (each: HostileCase) => /%2f/i.test(segmentOf(each));
+  for (const group of [petIds.filter((each) => !slashed(each)), petIds.filter(slashed)]) {
+    if (group.length === 0) continue;
     twins.push({
-      request: {
-        operation: 'getPet',
-        segment: petIds.map((each) => (each.request as { segment: string }).segment).join(''),
-      },
-      description: `petIds ${petIds.map((each) => each.label).join('+')}, one after another`,
-      refusedWith: petIds.map(statusOf),
+      request: { operation: 'getPet', segment: group.map(segmentOf).join('') },
+      description: `petIds ${group.map((each) => each.label).join('+')}, one after another`,
+      refusedWith: group.map(statusOf),
     });
   }
   const queries = (['limit', 'status'] as const)
