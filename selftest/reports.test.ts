@@ -487,9 +487,8 @@ test('a failure shows control characters as \\xHH, and its curl line sends them 
   assert.deepEqual(bytes, Buffer.from(body, 'utf8'));
 });
 
-test('the console says why a requirement failed when only a finding of a passing check did', () => {
-  const message =
-    '[PETSTATUS-ENUM] GET http://t/v1/pets (Authorization: Bearer <API_KEY>)\nExpected: 200 with Pets\nReceived: 200\n  - status null';
+/** The summary of a run whose one test passed, its check charging PETSTATUS-ENUM a finding. */
+function summaryWithFinding(message: string) {
   const record: TestRecord = {
     project: '',
     title: 'a list',
@@ -519,7 +518,13 @@ test('the console says why a requirement failed when only a finding of a passing
     finishedAt: '2026-11-29T00:00:01Z',
     status: 'passed',
   };
-  const lines = consoleSummary(summarize(facts, [record])).join('\n');
+  return summarize(facts, [record]);
+}
+
+test('the console says why a requirement failed when only a finding of a passing check did', () => {
+  const message =
+    '[PETSTATUS-ENUM] GET http://t/v1/pets (Authorization: Bearer <API_KEY>)\nExpected: 200 with Pets\nReceived: 200\n  - status null';
+  const lines = consoleSummary(summaryWithFinding(message)).join('\n');
   assert.match(lines, /\(failed: PETSTATUS-ENUM\)/);
   assert.match(
     lines,
@@ -528,42 +533,9 @@ test('the console says why a requirement failed when only a finding of a passing
 });
 
 test('JUnit fails the requirement a finding of a passing check charged, in a requirements suite', () => {
-  const record: TestRecord = {
-    project: '',
-    title: 'a list',
-    file: 'tests/listPets.spec.ts',
-    line: 1,
-    requirements: ['LIST-200-PETS'],
-    outcome: 'passed',
-    status: 'passed',
-    durationMs: 1,
-    charges: [
-      {
-        requirement: 'PETSTATUS-ENUM',
-        message: '[PETSTATUS-ENUM] GET http://t/v1/pets?x=<&> (Authorization: Bearer <API_KEY>)',
-        source: 'finding',
-      },
-    ],
-    inconclusive: [],
-    notRun: [],
-    requests: 1,
-    petsCreated: 0,
-    throttled: 0,
-    pausedMs: 0,
-    advisories: [],
-  };
-  const facts = {
-    target: 'http://t/v1',
-    runId: 'r',
-    seed: 1,
-    strict: false,
-    petNamePrefix: 'conformance-r-',
-    suiteVersion: '0',
-    startedAt: '2026-11-29T00:00:00Z',
-    finishedAt: '2026-11-29T00:00:01Z',
-    status: 'passed',
-  };
-  const summary = summarize(facts, [record]);
+  const summary = summaryWithFinding(
+    '[PETSTATUS-ENUM] GET http://t/v1/pets?x=<&> (Authorization: Bearer <API_KEY>)',
+  );
   const dir = mkdtempSync(join(tmpdir(), 'junit-'));
   const file = join(dir, 'junit.xml');
   // As Playwright's JUnit reporter writes it: the check passed.

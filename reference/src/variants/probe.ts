@@ -177,6 +177,24 @@ export function probeTarget(handle: ReferenceHandle): ProbeTarget {
   };
 }
 
+/**
+ * A GET of `path`, with the key, left open: no answer within 200 ms. What it ends as ('answered',
+ * 'failed') once the target is closed is `settled`, to be awaited then (an async function
+ * returning the promise itself would wait for it).
+ */
+export async function leftOpen(
+  t: ProbeTarget,
+  path: string,
+): Promise<{ settled: Promise<string> }> {
+  const settled = fetch(t.handle.baseUrl + path, { headers: AUTH }).then(
+    () => 'answered',
+    () => 'failed',
+  );
+  const first = await Promise.race([settled, new Promise((r) => setTimeout(r, 200, 'open'))]);
+  assert.equal(first, 'open', path);
+  return { settled };
+}
+
 /** The answer is an Error of that status, sent as application/json. */
 export function assertError(answer: Answer, status: number): void {
   assert.equal(answer.status, status, answer.text);

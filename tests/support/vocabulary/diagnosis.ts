@@ -1873,26 +1873,30 @@ export function passing5xxCharge(first: ApiResponse, again: ApiResponse): Charge
   };
 }
 
+/** The charge the table finds for a deviation of `kind`, or `otherwise` when no row concludes one. */
+async function chargeOf<K extends DeviationKind>(
+  kind: K,
+  deviation: Deviations[K],
+  otherwise: Charged,
+): Promise<Charged> {
+  const found = await walk(kind, deviation, new Ask(controlsOf()));
+  return found && 'charge' in found.conclusion
+    ? { requirement: found.conclusion.charge, text: found.conclusion.why }
+    : otherwise;
+}
+
 /** getPet of an id no pet has, answered with another pet: the rule the table finds. */
-export async function diagnoseOtherPet(deviation: Deviations['other-pet']): Promise<Charged> {
-  const found = await walk('other-pet', deviation, new Ask(controlsOf()));
-  if (found && 'charge' in found.conclusion) {
-    return { requirement: found.conclusion.charge, text: found.conclusion.why };
-  }
-  return {
+export function diagnoseOtherPet(deviation: Deviations['other-pet']): Promise<Charged> {
+  return chargeOf('other-pet', deviation, {
     requirement: 'GET-200-PET',
     text: `getPet of ${deviation.asked} answered pet ${deviation.shown}`,
-  };
+  });
 }
 
 /** A create whose body asked for an id and got it: the rule the table finds. */
-export async function diagnoseChosenId(deviation: Deviations['chosen-id']): Promise<Charged> {
-  const found = await walk('chosen-id', deviation, new Ask(controlsOf()));
-  if (found && 'charge' in found.conclusion) {
-    return { requirement: found.conclusion.charge, text: found.conclusion.why };
-  }
-  return {
+export function diagnoseChosenId(deviation: Deviations['chosen-id']): Promise<Charged> {
+  return chargeOf('chosen-id', deviation, {
     requirement: 'PET-ID-ASSIGNED',
     text: `the pet got id ${deviation.asked}, which its body asked for`,
-  };
+  });
 }

@@ -14,7 +14,15 @@ import {
   renderedAs,
   without,
 } from '../helpers.ts';
-import { TWO_53_PLUS_1, assertError, count, each, field, valid } from '../probe.ts';
+import {
+  type ProbeTarget,
+  TWO_53_PLUS_1,
+  assertError,
+  count,
+  each,
+  field,
+  valid,
+} from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 /** How long the racy id assignment "waits for the database" between read and write. */
@@ -28,6 +36,28 @@ function idInBody(body: unknown): bigint | undefined {
   return isJsonObject(body) && body.id instanceof JsonNumber
     ? parseInt64(body.id.literal)
     : undefined;
+}
+
+/**
+ * Id assignment reads the counter, awaits a "database round trip", then writes counter+1:
+ * concurrent creates get the same id.
+ */
+function racyIds(s: Service): void {
+  let lastId = s.config.firstId - 1n;
+  s.nextId = async () => {
+    const current = lastId;
+    await sleep(ID_RACE_WINDOW_MS);
+    lastId = current + 1n;
+    return lastId;
+  };
+}
+
+/** The distinct ids twenty creates sent at once were answered with. */
+async function idsOfTwentyAtOnce(t: ProbeTarget): Promise<Set<unknown>> {
+  const created = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => t.create({ name: `r${i}`, categoryId: i })),
+  );
+  return new Set(created.map((answer) => field(answer, 'id')));
 }
 
 /**
@@ -91,20 +121,9 @@ export const resourceFaults: Variant[] = [
     breaks: 'PET-ID-UNIQUE',
     description:
       'Id assignment reads the counter, awaits a "database round trip", then writes counter+1: concurrent creates get the same id.',
-    apply(s) {
-      let lastId = s.config.firstId - 1n;
-      s.nextId = async () => {
-        const current = lastId;
-        await sleep(ID_RACE_WINDOW_MS);
-        lastId = current + 1n;
-        return lastId;
-      };
-    },
+    apply: racyIds,
     probe: async (t) => {
-      const created = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => t.create({ name: `r${i}`, categoryId: i })),
-      );
-      const distinct = new Set(created.map((answer) => field(answer, 'id')));
+      const distinct = await idsOfTwentyAtOnce(t);
       assert.ok(distinct.size < 20, `${distinct.size} distinct ids`);
     },
   },
@@ -116,19 +135,10 @@ export const resourceFaults: Variant[] = [
       'The id race of create-id-race, in a store keyed by id (a hash, a table whose id is its key): a pet created under an id another create had replaces it, so the store holds fewer pets than were created (201).',
     apply(s) {
       replacingTable(s);
-      let lastId = s.config.firstId - 1n;
-      s.nextId = async () => {
-        const current = lastId;
-        await sleep(ID_RACE_WINDOW_MS);
-        lastId = current + 1n;
-        return lastId;
-      };
+      racyIds(s);
     },
     probe: async (t) => {
-      const created = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => t.create({ name: `r${i}`, categoryId: i })),
-      );
-      const distinct = new Set(created.map((answer) => field(answer, 'id')));
+      const distinct = await idsOfTwentyAtOnce(t);
       assert.ok(distinct.size < 20, `${distinct.size} distinct ids`);
       assert.equal(count(await t.get('/pets?limit=100')), distinct.size);
     },
