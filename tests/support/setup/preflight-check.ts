@@ -122,6 +122,8 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   /** What each request got (the last one judged), also when one got no answer. */
   const answers: Pick<Answer, 'exchange' | 'line'>[] = [];
   let finding: Finding | undefined;
+  /** The answer the finding judges, when a control request came after it. */
+  let judged: ExchangeView | undefined;
   let name = authorizationName;
   let passing5xx: ExchangeView | undefined;
   let garbled: { exchange: ExchangeView; problem: string } | undefined;
@@ -209,6 +211,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     // JSON, but no array (null, an object): the interface's list broken, or another service?
     // Without a key, the interface answers 401 with an Error: then the address is right.
     if (finding?.[0] === notAnArray) {
+      judged = answer.exchange;
       const keyless = await once(undefined);
       if (keyless.exchange.status === 401 && isErrorBody(keyless.body)) {
         finding = [
@@ -301,8 +304,8 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     problem: scrub(
       `${headline}\n${lines.map((line) => `  ${line}\n`).join('')}  ${advice}${breaks}${caseNote}\n  No test was run.`,
     ),
-    // The answer judged: the last one.
-    exchanges: answers.slice(-1).map(({ exchange }) => exchange),
+    // The answer judged: the last one, unless a control came after it.
+    exchanges: judged ? [judged] : answers.slice(-1).map(({ exchange }) => exchange),
     requests: wait.requests,
   };
   if (requirement) result.requirement = requirement;

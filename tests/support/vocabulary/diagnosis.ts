@@ -245,6 +245,12 @@ async function ordinaryForm(answer: ApiResponse, ask: Ask): Promise<ApiResponse 
 }
 
 /**
+ * The smallest page a store is taken to cap its lists at: a list of fewer pets that stops there
+ * is more likely a store that shows only some of its pets (a stale snapshot), LIST-COMPLETE's.
+ */
+const smallestCap = 10;
+
+/**
  * A page capped below its limit (row short-page-capped). A list of C pets holds C again at
  * limit=C+1, and so does the list without a filter, while more than C pets are listed: without a
  * filter, a pet of a status it shows pets of, listed under that status, is left out; with one, the
@@ -257,7 +263,7 @@ async function pageCapped(
   ask: Ask,
 ): Promise<Conclusion | undefined> {
   const count = countOf(answer) ?? 0;
-  if (count === 0 || count + 1 >= Math.min(limitOf(query), 100)) return;
+  if (count < smallestCap || count + 1 >= Math.min(limitOf(query), 100)) return;
   const above = { limit: count + 1 };
   if (countOf(await ask.list({ status: query.status, ...above })) !== count) return;
   if (query.status !== undefined && countOf(await ask.list(above)) !== count) return;
@@ -1396,7 +1402,7 @@ export const diagnosisTable: readonly Row<DeviationKind | 'answer' | 'preflight'
   row({
     id: 'short-page-capped',
     reads: 'short',
-    when: 'a list holds C pets, at a limit above C + 1, leaving out pets that exist',
+    when: 'a list holds C pets (10 or more), at a limit above C + 1, leaving out pets that exist',
     control:
       'the same list at limit=C+1 (with a filter, the list without one too); when that holds C, the list of each status (limit=100), then the list without a filter at limit=C+1 once more',
     implies:

@@ -1,10 +1,33 @@
 // Section 8, Limits: faults in listPets' limit (its default, its bounds, invalid values).
 import assert from 'node:assert/strict';
 import { ok, refuse } from '../../service.ts';
-import { assertError, count, statusOf } from '../probe.ts';
+import { assertError, count, leftOpen, statusOf } from '../probe.ts';
 import type { Variant } from '../types.ts';
 
 export const limitFaults: Variant[] = [
+  {
+    name: 'list-limit-nonascii-hangs',
+    kind: 'fault',
+    breaks: 'LIST-LIMIT-INVALID',
+    description:
+      'A limit holding any character outside ASCII (a no-break space, a digit of another script) is left unanswered, with the key: a pattern that backtracks without end on it. Other lists answer at once.',
+    apply(s) {
+      const listPets = s.listPets;
+      s.listPets = (req) => {
+        const limit = new URLSearchParams(req.query).get('limit') ?? '';
+        // eslint-disable-next-line no-control-regex
+        const hangs = /[^\u0000-\u007f]/.test(limit) && s.guard(req, 'listPets') === undefined;
+        return hangs ? new Promise(() => {}) : listPets(req);
+      };
+    },
+    probe: async (t) => {
+      const { settled } = await leftOpen(t, '/pets?limit=5%C2%A0');
+      assert.equal(await statusOf(t.get('/pets?limit=5')), 200);
+      assertError(await t.get('/pets?limit=5x'), 400);
+      await t.handle.close();
+      assert.equal(await settled, 'failed');
+    },
+  },
   {
     name: 'list-default-10',
     kind: 'fault',
