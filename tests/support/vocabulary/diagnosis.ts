@@ -304,9 +304,9 @@ const answerRows: readonly Row<'answer'>[] = [
   {
     id: 'encoded-slash-refused',
     reads: 'answer',
-    when: 'a request whose path holds an encoded slash (%2F) was answered 400 or 404, with the key or without',
+    when: 'a request whose path holds an encoded slash (%2F) was answered 400 or 404 with a body that is not application/json, with the key or without',
     implies:
-      'allowed, its body unjudged: %2F is data inside a segment (RFC 3986 §2.2), yet servers and gateways refuse it before any service sees it, with a page of their own (Apache’s AllowEncodedSlashes Off: 404; Tomcat: 400); any other answer is judged as the check expects',
+      'allowed, its body unjudged: %2F is data inside a segment (RFC 3986 §2.2), yet servers and gateways refuse it before any service sees it, with a page of their own (Apache’s AllowEncodedSlashes Off: 404; Tomcat: 400); an answer in JSON is the service’s, and any other answer is judged as the check expects',
     charges: [],
     appliedIn: 'matchers.ts, statusOf',
   },

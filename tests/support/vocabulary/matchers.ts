@@ -161,15 +161,17 @@ async function statusOf(
 }
 
 /**
- * A request whose path holds an encoded slash (%2F), answered 400 or 404: RFC 3986 makes %2F data
- * inside a segment, yet servers and gateways refuse it before any service sees it (Apache's
- * AllowEncodedSlashes Off: 404; Tomcat: 400), key or none, with a page of their own.
+ * A request whose path holds an encoded slash (%2F), answered 400 or 404 with a page that is no
+ * JSON: RFC 3986 makes %2F data inside a segment, yet servers and gateways refuse it before any
+ * service sees it (Apache's AllowEncodedSlashes Off: 404; Tomcat: 400), key or none, with a page
+ * of their own. An answer in JSON is the service's, and judged as any other.
  */
 function refusedEncodedSlash(response: ApiResponse): boolean {
   const path = new URL(response.request.url).pathname;
   return (
     response.failure === undefined &&
     (response.status === 400 || response.status === 404) &&
+    !response.isJson &&
     /%2f/i.test(path)
   );
 }
